@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Compare free-running counters with the helpers of <linux/wrapcmp.h>
+/// instead of casting their difference to a signed type: in
+/// (s32)(a - b) < 0 the conversion to s32 is implementation-defined,
+/// and where a and b are signed the subtraction can overflow, which is
+/// undefined.  U32_CMP_LT(a, b) gives the same answer in unsigned
+/// arithmetic only.  The width of the cast picks the helper.  A cast to
+/// long or to a 64-bit type is rewritten only when an operand is known
+/// to be that wide, since (s64)(u32 - u32) is never negative.  Sites
+/// whose operand types are unknown are reported, not rewritten.
+///
+// Confidence: High
+// Copyright: (C) 2026 The wrapcmp authors.
+// Comments: Pointer and floating differences are never matched.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+# --- wrapcmp operand types: this block is the same in every wrapcmp rule ---
+import re
+
+def wrapcmp_key(p):
+	return (p[0].file, p[0].line, p[0].column, p[0].line_end, p[0].column_end)
+
+# width class and signedness of the integer types an operand may have;
+# "L" is the width of long, 32 or 64 bits depending on the architecture.
+WRAPCMP_INT_TYPES = {}
+for names, cls in (
+	(("char", "signed char", "s8", "__s8", "int8_t"), ("8", True)),
+	(("unsigned char", "u8", "__u8", "uint8_t", "u_char", "unchar", "bool", "_Bool"),
+	 ("8", False)),
+	(("short", "short int", "signed short", "signed short int", "s16", "__s16", "int16_t"),
+	 ("16", True)),
+	(("unsigned short", "unsigned short int", "u16", "__u16", "uint16_t", "ushort", "u_short"),
+	 ("16", False)),
+	(("int", "signed", "signed int", "s32", "__s32", "int32_t"), ("32", True)),
+	(("unsigned", "unsigned int", "u32", "__u32", "uint32_t", "uint", "u_int"), ("32", False)),
+	(("long", "long int", "signed long", "signed long int", "ssize_t", "ptrdiff_t",
+	  "intptr_t"), ("L", True)),
+	(("unsigned long", "unsigned long int", "size_t", "uintptr_t", "ulong", "u_long"),
+	 ("L", False)),
+	(("long long", "long long int", "signed long long", "signed long long int", "s64",
+	  "__s64", "int64_t", "loff_t", "ktime_t", "time64_t"), ("64", True)),
+	(("unsigned long long", "unsigned long long int", "u64", "__u64", "uint64_t", "sector_t",
+	  "blkcnt_t"), ("64", False))):
+	for name in names:
+		WRAPCMP_INT_TYPES[name] = cls
+
+# operands recognised by their text when the type is not declared in the file
+WRAPCMP_TEXT_TYPES = (
+	(r"jiffies", ("L", False)),
+	(r"jiffies_64", ("64", False)),
+	(r"(__raw_)?readb(_relaxed)?\s*\(.*|ioread8\s*\(.*", ("8", False)),
+	(r"(__raw_)?readw(_relaxed)?\s*\(.*|ioread16(be)?\s*\(.*", ("16", False)),
+	(r"(__raw_)?readl(_relaxed)?\s*\(.*|ioread32(be)?\s*\(.*", ("32", False)),
+	(r"(__raw_)?readq(_relaxed)?\s*\(.*|ioread64(be)?\s*\(.*", ("64", False)),
+	(r"sizeof\b.*", ("L", False)),
+	(r"'(\\.|[^\\'])+'", ("32", True)),
+)
+
+WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", True),
+			    "ul": ("L", False), "lu": ("L", False), "ll": ("64", True),
+			    "ull": ("64", False), "llu": ("64", False)}
+
+wrapcmp_types = {}
+wrapcmp_last_include = {}
+
+def wrapcmp_note_type(p, t):
+	wrapcmp_types[wrapcmp_key(p)] = " ".join(str(t).split())
+
+def wrapcmp_operand(p, text):
+	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
+	t = wrapcmp_types.get(wrapcmp_key(p))
+	if t is not None:
+		if "*" in t or "[" in t or t.split()[0] in ("float", "double", "struct", "union"):
+			return "never"
+		if t in WRAPCMP_INT_TYPES:
+			return WRAPCMP_INT_TYPES[t]
+	text = " ".join(str(text).split())
+	m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)", text)
+	if m:
+		cls = WRAPCMP_LITERAL_SUFFIXES.get(m.group(2).lower())
+		if cls == ("32", True) and int(m.group(1), 0) > 0x7fffffff:
+			return None
+		return cls
+	if re.fullmatch(r"[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?[fFlL]?|[0-9]+[eE][-+]?[0-9]+[fFlL]?", text):
+		return "never"
+	for pattern, cls in WRAPCMP_TEXT_TYPES:
+		if re.fullmatch(pattern, text):
+			return cls
+	return None
+# --- end of the shared block ---
+
+WRAPCMP_CAST_PREFIX = {}
+for names, prefix in (
+	(("signed char", "s8", "__s8", "int8_t"), "U8"),
+	(("short", "short int", "signed short", "signed short int", "s16", "__s16", "int16_t"),
+	 "U16"),
+	(("int", "signed", "signed int"), "UINT"),
+	(("s32", "__s32", "int32_t"), "U32"),
+	(("long", "long int", "signed long", "signed long int"), "ULONG"),
+	(("long long", "long long int", "signed long long", "signed long long int", "s64", "__s64",
+	  "int64_t"), "U64")):
+	for name in names:
+		WRAPCMP_CAST_PREFIX[name] = prefix
+
+# the operator as written, with the cast on its left (False) or right (True)
+WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
+		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
+		     (">", True): "LT", (">=", True): "LE"}
+
+wrapcmp_cast_sites = {}
+
+def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
+	"""Return (helper or None, report message) or None when not the idiom."""
+	cast = " ".join((t or tf).split())
+	op = op.strip()
+	right = (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
+	shape = "0 %s (%s)(a - b)" % (op, cast) if right else "(%s)(a - b) %s 0" % (cast, op)
+	ca = wrapcmp_operand(pa, a)
+	cb = wrapcmp_operand(pb, b)
+	if "never" in (ca, cb):
+		return None
+	if ca is None or cb is None:
+		which = " and ".join(x for x, c in (("a", ca), ("b", cb)) if c is None)
+		return None, ("WARNING: %s relies on wrapping: use %s() once the type of %s is known "
+			      "to be an integer" % (shape, helper, which))
+	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(WRAPCMP_CAST_PREFIX[cast])
+	if wide and ca[0] not in wide and cb[0] not in wide:
+		return None, ("WARNING: %s: the difference may be narrower than %s, so the "
+			      "wrap test can be dead; not rewritten" % (shape, cast))
+	return helper, "WARNING: %s relies on wrapping: use %s()" % (shape, helper)
+
+@wc_site disable drop_cast@
+typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
+typedef int8_t, int16_t, int32_t, int64_t;
+type T = {signed char, s8, __s8, int8_t,
+	  short, short int, signed short, signed short int, s16, __s16, int16_t,
+	  int, signed, signed int, s32, __s32, int32_t,
+	  long, long int, signed long, signed long int,
+	  long long, long long int, signed long long, signed long long int, s64, __s64, int64_t};
+identifier tf =~ "^(s8|s16|s32|s64|__s8|__s16|__s32|__s64|int8_t|int16_t|int32_t|int64_t)$";
+expression A, B, E;
+binary operator op = {<, <=, >, >=};
+position pc, pa, pb, pz;
+@@
+
+(
+ E@pc
+&
+(
+ (T)(A@pa - B@pb) op 0@pz
+|
+ 0@pz op (T)(A@pa - B@pb)
+|
+ ((T)(A@pa - B@pb)) op 0@pz
+|
+ 0@pz op ((T)(A@pa - B@pb))
+|
+ (T)((A@pa - B@pb)) op 0@pz
+|
+ 0@pz op (T)((A@pa - B@pb))
+|
+ (tf)(A@pa - B@pb) op 0@pz
+|
+ 0@pz op (tf)(A@pa - B@pb)
+|
+ ((tf)(A@pa - B@pb)) op 0@pz
+|
+ 0@pz op ((tf)(A@pa - B@pb))
+|
+ (tf)((A@pa - B@pb)) op 0@pz
+|
+ 0@pz op (tf)((A@pa - B@pb))
+)
+)
+
+@wc_type_a@
+position wc_site.pa;
+type TA;
+TA I;
+@@
+
+I@pa
+
+@script:python@
+pa << wc_site.pa;
+t << wc_type_a.TA;
+@@
+wrapcmp_note_type(pa, t)
+
+@wc_type_b@
+position wc_site.pb;
+type TB;
+TB I;
+@@
+
+I@pb
+
+@script:python@
+pb << wc_site.pb;
+t << wc_type_b.TB;
+@@
+wrapcmp_note_type(pb, t)
+
+@script:python wc_decide@
+pc << wc_site.pc;
+pa << wc_site.pa;
+pb << wc_site.pb;
+pz << wc_site.pz;
+t << wc_site.T = "";
+tf << wc_site.tf = "";
+op << wc_site.op;
+a << wc_site.A;
+b << wc_site.B;
+@@
+d = wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b)
+if d is None:
+	cocci.include_match(False)
+else:
+	wrapcmp_cast_sites[wrapcmp_key(pc)] = d
+
+@script:python depends on report@
+pc << wc_site.pc;
+@@
+coccilib.report.print_report(pc[0], wrapcmp_cast_sites[wrapcmp_key(pc)][1])
+
+@script:python depends on org@
+pc << wc_site.pc;
+@@
+coccilib.org.print_todo(pc[0], wrapcmp_cast_sites[wrapcmp_key(pc)][1])
+
+@depends on context && !patch@
+expression wc_site.E;
+position wc_site.pc;
+@@
+
+* E@pc
+
+@script:python wc_helper depends on patch@
+pc << wc_site.pc;
+h;
+@@
+helper = wrapcmp_cast_sites[wrapcmp_key(pc)][0]
+if helper is None:
+	cocci.include_match(False)
+else:
+	coccinelle.h = cocci.make_ident(helper)
+
+@wc_fix depends on patch@
+expression wc_site.E, wc_site.A, wc_site.B;
+position wc_site.pc;
+identifier wc_helper.h;
+@@
+
+- E@pc
++ h(A, B)
+
+@wc_has_include depends on wc_fix@
+@@
+
+#include <linux/wrapcmp.h>
+
+@wc_linux_include depends on wc_fix && !wc_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << wc_linux_include.p;
+@@
+wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
+
+@wc_any_include depends on wc_fix && !wc_has_include && !wc_linux_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << wc_any_include.p;
+@@
+wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
+
+@depends on wc_fix && !wc_has_include@
+position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].file) };
+@@
+
+(
+#include <...>@p
++#include <linux/wrapcmp.h>
+|
+#include "..."@p
++#include <linux/wrapcmp.h>
+)
