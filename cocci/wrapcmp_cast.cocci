@@ -71,7 +71,8 @@ wrapcmp_types = {}
 wrapcmp_last_include = {}
 
 def wrapcmp_note_type(p, t):
-	wrapcmp_types[wrapcmp_key(p)] = " ".join(str(t).split())
+	words = [w for w in str(t).split() if w not in ("const", "volatile")]
+	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
 
 def wrapcmp_operand(p, text):
 	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
@@ -128,9 +129,10 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	if "never" in (ca, cb):
 		return None
 	if ca is None or cb is None:
-		which = " and ".join(x for x, c in (("a", ca), ("b", cb)) if c is None)
-		return None, ("WARNING: %s relies on wrapping: use %s() once the type of %s is known "
-			      "to be an integer" % (shape, helper, which))
+		which = ("a and b are integers" if ca is None and cb is None else
+			 "%s is an integer" % ("a" if ca is None else "b"))
+		return None, ("WARNING: %s relies on wrapping: use %s() once %s; type not known "
+			      "here" % (shape, helper, which))
 	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(WRAPCMP_CAST_PREFIX[cast])
 	if wide and ca[0] not in wide and cb[0] not in wide:
 		return None, ("WARNING: %s: the difference may be narrower than %s, so the "

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Compare free-running signed counters with the helpers of
+/// <linux/wrapcmp.h>: a - b > 0 on int, long or long long operands can
+/// overflow, which is undefined, and the compiler may fold it to a > b.
+/// UINT_CMP_GT(a, b) gives the answer of the wrapping subtraction in
+/// unsigned arithmetic only.  The promoted type of the difference picks
+/// the helper.  Operands narrower than int cannot overflow and are left
+/// alone; unsigned and pointer differences are not this idiom.
+///
+// Confidence: Moderate
+// Copyright: (C) 2026 The wrapcmp authors.
+// Comments: Only sites whose operand types are known are matched.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+# --- wrapcmp operand types: this block is the same in every wrapcmp rule ---
+import re
+
+def wrapcmp_key(p):
+	return (p[0].file, p[0].line, p[0].column, p[0].line_end, p[0].column_end)
+
+# width class and signedness of the integer types an operand may have;
+# "L" is the width of long, 32 or 64 bits depending on the architecture.
+WRAPCMP_INT_TYPES = {}
+for names, cls in (
+	(("char", "signed char", "s8", "__s8", "int8_t"), ("8", True)),
+	(("unsigned char", "u8", "__u8", "uint8_t", "u_char", "unchar", "bool", "_Bool"),
+	 ("8", False)),
+	(("short", "short int", "signed short", "signed short int", "s16", "__s16", "int16_t"),
+	 ("16", True)),
+	(("unsigned short", "unsigned short int", "u16", "__u16", "uint16_t", "ushort", "u_short"),
+	 ("16", False)),
+	(("int", "signed", "signed int", "s32", "__s32", "int32_t"), ("32", True)),
+	(("unsigned", "unsigned int", "u32", "__u32", "uint32_t", "uint", "u_int"), ("32", False)),
+	(("long", "long int", "signed long", "signed long int", "ssize_t", "ptrdiff_t",
+	  "intptr_t"), ("L", True)),
+	(("unsigned long", "unsigned long int", "size_t", "uintptr_t", "ulong", "u_long"),
+	 ("L", False)),
+	(("long long", "long long int", "signed long long", "signed long long int", "s64",
+	  "__s64", "int64_t", "loff_t", "ktime_t", "time64_t"), ("64", True)),
+	(("unsigned long long", "unsigned long long int", "u64", "__u64", "uint64_t", "sector_t",
+	  "blkcnt_t"), ("64", False))):
+	for name in names:
+		WRAPCMP_INT_TYPES[name] = cls
+
+# operands recognised by their text when the type is not declared in the file
+WRAPCMP_TEXT_TYPES = (
+	(r"jiffies", ("L", False)),
+	(r"jiffies_64", ("64", False)),
+	(r"(__raw_)?readb(_relaxed)?\s*\(.*|ioread8\s*\(.*", ("8", False)),
+	(r"(__raw_)?readw(_relaxed)?\s*\(.*|ioread16(be)?\s*\(.*", ("16", False)),
+	(r"(__raw_)?readl(_relaxed)?\s*\(.*|ioread32(be)?\s*\(.*", ("32", False)),
+	(r"(__raw_)?readq(_relaxed)?\s*\(.*|ioread64(be)?\s*\(.*", ("64", False)),
+	(r"sizeof\b.*", ("L", False)),
+	(r"'(\\.|[^\\'])+'", ("32", True)),
+)
+
+WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", True),
+			    "ul": ("L", False), "lu": ("L", False), "ll": ("64", True),
+			    "ull": ("64", False), "llu": ("64", False)}
+
+wrapcmp_types = {}
+wrapcmp_last_include = {}
+
+def wrapcmp_note_type(p, t):
+	words = [w for w in str(t).split() if w not in ("const", "volatile")]
+	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
+
+def wrapcmp_operand(p, text):
+	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
+	t = wrapcmp_types.get(wrapcmp_key(p))
+	if t is not None:
+		if "*" in t or "[" in t or t.split()[0] in ("float", "double", "struct", "union"):
+			return "never"
+		if t in WRAPCMP_INT_TYPES:
+			return WRAPCMP_INT_TYPES[t]
+	text = " ".join(str(text).split())
+	m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)", text)
+	if m:
+		cls = WRAPCMP_LITERAL_SUFFIXES.get(m.group(2).lower())
+		if cls == ("32", True) and int(m.group(1), 0) > 0x7fffffff:
+			return None
+		return cls
+	if re.fullmatch(r"[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?[fFlL]?|[0-9]+[eE][-+]?[0-9]+[fFlL]?", text):
+		return "never"
+	for pattern, cls in WRAPCMP_TEXT_TYPES:
+		if re.fullmatch(pattern, text):
+			return cls
+	return None
+# --- end of the shared block ---
+
+WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
+WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
+WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
+		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
+		     (">", True): "LT", (">=", True): "LE"}
+WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
+
+wrapcmp_signed_sites = {}
+
+def wrapcmp_signed_type(ca, cb):
+	"""Width of the difference when it is signed on every architecture, else None."""
+	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
+		return None		# promoted to int: cannot overflow
+	hi = max(ca, cb, key=lambda c: WRAPCMP_RANK[c[0]])
+	lo = cb if hi is ca else ca
+	if not hi[1]:
+		return None		# unsigned difference
+	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
+		return hi[0]
+	# signed hi against unsigned lo of rank int or more
+	if hi[0] == lo[0] or (hi[0] == "64" and lo[0] == "L") or (hi[0] == "L" and lo[0] == "32"):
+		return None		# unsigned, or unsigned on some architectures
+	return hi[0]
+
+def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
+	"""Return (helper, report message) or None when not the idiom."""
+	op = op.strip()
+	right = (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+	ca = wrapcmp_operand(pa, a)
+	cb = wrapcmp_operand(pb, b)
+	if ca in (None, "never") or cb in (None, "never"):
+		return None
+	w = wrapcmp_signed_type(ca, cb)
+	if w is None:
+		return None
+	prefix = WRAPCMP_SIGNED_PREFIX[w]
+	if w == "32" and (wrapcmp_types.get(wrapcmp_key(pa)) in WRAPCMP_FIXED_32 or
+			  wrapcmp_types.get(wrapcmp_key(pb)) in WRAPCMP_FIXED_32):
+		prefix = "U32"
+	helper = prefix + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
+	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
+	return helper, ("WARNING: %s on signed operands can overflow: use %s()" % (shape, helper))
+
+@ws_site disable drop_cast@
+expression A, B, E;
+binary operator op = {<, <=, >, >=};
+position pc, pa, pb, pz;
+@@
+
+(
+ E@pc
+&
+(
+ A@pa - B@pb op 0@pz
+|
+ 0@pz op A@pa - B@pb
+|
+ (A@pa - B@pb) op 0@pz
+|
+ 0@pz op (A@pa - B@pb)
+)
+)
+
+@ws_type_a@
+position ws_site.pa;
+type TA;
+TA I;
+@@
+
+I@pa
+
+@script:python@
+pa << ws_site.pa;
+t << ws_type_a.TA;
+@@
+wrapcmp_note_type(pa, t)
+
+@ws_type_b@
+position ws_site.pb;
+type TB;
+TB I;
+@@
+
+I@pb
+
+@script:python@
+pb << ws_site.pb;
+t << ws_type_b.TB;
+@@
+wrapcmp_note_type(pb, t)
+
+@script:python ws_decide@
+pc << ws_site.pc;
+pa << ws_site.pa;
+pb << ws_site.pb;
+pz << ws_site.pz;
+op << ws_site.op;
+a << ws_site.A;
+b << ws_site.B;
+@@
+d = wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b)
+if d is None:
+	cocci.include_match(False)
+else:
+	wrapcmp_signed_sites[wrapcmp_key(pc)] = d
+
+@script:python depends on report@
+pc << ws_site.pc;
+@@
+coccilib.report.print_report(pc[0], wrapcmp_signed_sites[wrapcmp_key(pc)][1])
+
+@script:python depends on org@
+pc << ws_site.pc;
+@@
+coccilib.org.print_todo(pc[0], wrapcmp_signed_sites[wrapcmp_key(pc)][1])
+
+@depends on context && !patch@
+expression ws_site.E;
+position ws_site.pc;
+@@
+
+* E@pc
+
+@script:python ws_helper depends on patch@
+pc << ws_site.pc;
+h;
+@@
+coccinelle.h = cocci.make_ident(wrapcmp_signed_sites[wrapcmp_key(pc)][0])
+
+@ws_fix depends on patch@
+expression ws_site.E, ws_site.A, ws_site.B;
+position ws_site.pc;
+identifier ws_helper.h;
+@@
+
+- E@pc
++ h(A, B)
+
+@ws_has_include depends on ws_fix@
+@@
+
+#include <linux/wrapcmp.h>
+
+@ws_linux_include depends on ws_fix && !ws_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << ws_linux_include.p;
+@@
+wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
+
+@ws_any_include depends on ws_fix && !ws_has_include && !ws_linux_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << ws_any_include.p;
+@@
+wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
+
+@depends on ws_fix && !ws_has_include@
+position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].file) };
+@@
+
+(
+#include <...>@p
++#include <linux/wrapcmp.h>
+|
+#include "..."@p
++#include <linux/wrapcmp.h>
+)
