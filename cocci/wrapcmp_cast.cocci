@@ -131,8 +131,8 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	if ca is None or cb is None:
 		which = ("a and b are integers" if ca is None and cb is None else
 			 "%s is an integer" % ("a" if ca is None else "b"))
-		return None, ("WARNING: %s relies on wrapping: use %s() once %s; type not known "
-			      "here" % (shape, helper, which))
+		return None, ("WARNING: %s relies on wrapping: use %s() if %s (not known here, "
+			      "so not rewritten)" % (shape, helper, which))
 	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(WRAPCMP_CAST_PREFIX[cast])
 	if wide and ca[0] not in wide and cb[0] not in wide:
 		return None, ("WARNING: %s: the difference may be narrower than %s, so the "
