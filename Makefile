@@ -1,0 +1,46 @@
+# wrapcmp: Coccinelle rules, helpers and tree-wide runner.  See README.md.
+
+# Debian packages the suite needs: spatch with Python, z3 for the proofs, the
+# cross compilers for the codegen table, GNU parallel for the runner and the
+# pinned kernel source for the tree-wide run.
+DEPS := coccinelle python3-z3 parallel gcc clang make \
+	gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu \
+	libubsan1 linux-source-6.1 xz-utils patch git
+
+.PHONY: all check install-deps bench-codegen run help
+
+all: help
+
+help:
+	@echo "make check          install what is missing, then run every test"
+	@echo "make run            run the suite over the default kernel tree (TREE=...)"
+	@echo "make install-deps   install the Debian packages listed in DEPS"
+	@echo "make bench-codegen  instruction counts of helpers and idioms on four architectures"
+
+install-deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+			|| echo $$p; done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "install-deps: installing" $$missing; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else \
+		echo "install-deps: missing packages; run as root:"; \
+		echo "  apt-get update && apt-get install -y" $$missing; \
+		exit 1; \
+	fi
+
+check: install-deps
+	tests/run
+
+bench-codegen: install-deps
+	scripts/bench-codegen
+
+# The tree-wide runner (run, tree-check, tree-exhaustive, bench, coccicheck-install).
+-include mk/runner.mk
+
+ifeq ($(wildcard mk/runner.mk),)
+run: install-deps
+	@echo "make run: the tree-wide runner has not landed yet"
+endif
