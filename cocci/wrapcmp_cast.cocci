@@ -261,8 +261,13 @@ position wc_site.pc;
 identifier wc_helper.h;
 @@
 
+(
+- (E@pc)
++ h(A, B)
+|
 - E@pc
 + h(A, B)
+)
 
 @wc_has_include depends on wc_fix@
 @@

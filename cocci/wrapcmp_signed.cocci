@@ -230,8 +230,13 @@ position ws_site.pc;
 identifier ws_helper.h;
 @@
 
+(
+- (E@pc)
++ h(A, B)
+|
 - E@pc
 + h(A, B)
+)
 
 @ws_has_include depends on ws_fix@
 @@
