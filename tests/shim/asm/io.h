@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Hosted stand-in for <asm/io.h>. */
+#include <linux/io.h>
