@@ -1,0 +1,65 @@
+# The tree-wide runner (issue 4).  Included from the top Makefile.
+#
+#   make run               whole suite over TREE, outputs in OUT (report.txt, report.json,
+#                          wrapcmp.diff, summary.txt)
+#   make tree-check        run on the default tree and diff against expected/linux-6.1/
+#   make tree-exhaustive   run with no prefilter (every file to spatch, about 30 min on
+#                          2 cores) and compare its findings and patch with the fast run
+#   make bench             fast runner against plain `spatch --dir` on BENCH_DIRS, as a ratio
+#   make coccicheck-install KDIR=/path/to/linux   put the rules into KDIR/scripts/coccinelle
+#
+# Variables: TREE (default: Debian's linux-source-6.1 unpacked into /var/cache/wrapcmp),
+# OUT (default out/), JOBS (default nproc), APPLY=1 (apply the patch to TREE, all or nothing),
+# ALLOW_PARSE_FAILURES=1 (exit 0 although spatch failed on some file), HOSTS=file (GNU parallel
+# --sshloginfile: spread the shards over these ssh hosts; the tree, this repository and the
+# scratch folder WORKDIR must be at the same paths on every host, e.g. on NFS).
+
+WRAPCMP_DEFAULT_TREE := /var/cache/wrapcmp/linux-source-6.1
+TREE ?= $(WRAPCMP_DEFAULT_TREE)
+OUT ?= out
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+APPLY ?=
+ALLOW_PARSE_FAILURES ?=
+HOSTS ?=
+KDIR ?=
+BENCH_DIRS ?= drivers/net fs
+EXHAUSTIVE_OUT ?= $(OUT)-exhaustive
+FAST_OUT ?= $(OUT)-fast
+TREE_CHECK_OUT ?= $(OUT)-tree-check
+
+WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' \
+	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
+
+.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install
+
+run: install-deps
+	$(WRAPCMP_RUN) --out '$(OUT)'
+
+# The expected files hold what the default tree gives; any difference fails.
+tree-check: install-deps
+	TREE='$(WRAPCMP_DEFAULT_TREE)' JOBS='$(JOBS)' scripts/wrapcmp-run --out '$(TREE_CHECK_OUT)'
+	diff -u expected/linux-6.1/report.txt '$(TREE_CHECK_OUT)/report.txt'
+	diff -u expected/linux-6.1/wrapcmp.diff '$(TREE_CHECK_OUT)/wrapcmp.diff'
+	@echo "tree-check: report.txt and wrapcmp.diff equal expected/linux-6.1/"
+
+# Proof that the prefilter is lossless: every file to spatch, then the same findings
+# and the same patch as the prefiltered run.
+tree-exhaustive: install-deps
+	$(WRAPCMP_RUN) --no-prefilter --shard-size 20 --timeout-per-file 30 \
+		--out '$(EXHAUSTIVE_OUT)'
+	$(WRAPCMP_RUN) --out '$(FAST_OUT)'
+	$(MAKE) --no-print-directory tree-compare
+
+tree-compare:
+	diff -u '$(EXHAUSTIVE_OUT)/report.txt' '$(FAST_OUT)/report.txt'
+	diff -u '$(EXHAUSTIVE_OUT)/wrapcmp.diff' '$(FAST_OUT)/wrapcmp.diff'
+	@grep -h -e '^files passed to spatch' -e '^time taken' \
+		'$(EXHAUSTIVE_OUT)/summary.txt' '$(FAST_OUT)/summary.txt'
+	@echo "tree-compare: the exhaustive and the prefiltered run agree"
+
+bench: install-deps
+	TREE='$(TREE)' JOBS='$(JOBS)' scripts/bench $(BENCH_DIRS)
+
+coccicheck-install:
+	@test -n '$(KDIR)' || { echo "coccicheck-install: give KDIR=/path/to/linux"; exit 2; }
+	scripts/coccicheck-install KDIR='$(KDIR)'
