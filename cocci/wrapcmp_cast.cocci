@@ -305,6 +305,9 @@ position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].f
 @@
 
 (
+#include <linux/...>@p
++#include <linux/wrapcmp.h>
+|
 #include <...>@p
 +#include <linux/wrapcmp.h>
 |

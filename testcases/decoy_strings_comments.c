@@ -7,5 +7,5 @@ static const char doc[] = "(s32)(seq1 - seq2) < 0";
 // (long)(jiffies - timeout) >= 0 in a line comment
 int doc_length(int a)
 {
-	return (int)sizeof(doc) + a;
+	return a ^ (int)sizeof(doc);
 }
