@@ -24,11 +24,18 @@
  *     of a relational operator is a shift-expression, so at bracket depth 0 it
  *     cannot contain any of  ; , { } ? : = op= && || == != < > <= >= | ^  nor an
  *     unmatched bracket.  We scan from OP away from Z, skipping balanced bracket
- *     groups, until one of those tokens.  The scanned span contains all of X
- *     (it may contain more: we do not stop at &, *, casts, keywords ...), and X
- *     contains a '-' token, so the span does.  A candidate is an OP next to a
- *     zero whose span on the other side holds a '-' token (at any depth; '->',
- *     '--' and '-=' are other tokens).
+ *     groups, until one of those tokens.  The scanned span holds all of X at its
+ *     near end (it may hold more: we do not stop at &, *, casts, keywords ...).
+ *     X is one of  A - B,  (A - B),  (T)(A - B),  ((T)(A - B)),  (T)((A - B)):
+ *       - A - B: its '-' is at depth 0 of X, hence at depth 0 of the span, since
+ *         depth is counted from OP in both;
+ *       - the others end (X OP 0) or start (0 OP X) with a parenthesized group next
+ *         to OP; the '-' is inside that group, or, for 0 OP (T)(A - B), inside the
+ *         '(' group right after it.  Going left, a group that follows an identifier
+ *         is a call's argument list, f(x - 1) < 0, and is none of these (a cast's
+ *         type ends in ')'; return, case, else and do are not taken as identifiers).
+ *     A candidate is an OP next to a zero with such a '-' token ('->', '--' and
+ *     '-=' are other tokens; an unary '-' counts too, which only adds files).
  *  4. Preprocessor lines are not code: spatch keeps one branch of an #if and
  *     ignores the directives.  We drop every directive line from the main token
  *     stream (so tokens on either side of an #ifdef become adjacent: more
@@ -43,7 +50,7 @@
 #include <string.h>
 #include <ctype.h>
 
-enum { T_OTHER, T_ZERO, T_MINUS, T_REL, T_STOP, T_OPEN, T_CLOSE };
+enum { T_OTHER, T_ZERO, T_MINUS, T_REL, T_STOP, T_OPEN, T_CLOSE, T_IDENT };
 
 struct tok {
 	unsigned char kind;
@@ -68,6 +75,18 @@ static void push(unsigned char kind, char ch, int line)
 	toks[ntoks].ch = ch;
 	toks[ntoks].line = line;
 	ntoks++;
+}
+
+/* words after which a '(' starts an expression, not a call's arguments */
+static int is_expr_keyword(const char *s, size_t n)
+{
+	static const char *const kw[] = { "return", "case", "else", "do", NULL };
+	int k;
+
+	for (k = 0; kw[k]; k++)
+		if (strlen(kw[k]) == n && !memcmp(s, kw[k], n))
+			return 1;
+	return 0;
 }
 
 static int is_zero_literal(const char *s, size_t n)
@@ -112,13 +131,81 @@ static int zero_at(size_t i, int dir, size_t lo, size_t hi, size_t *after)
 	return 1;
 }
 
-/* scan the operand from i in direction dir; does it hold a '-' token? */
-static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
+/* index just past the bracket group that starts at i going in direction dir, or hi */
+static size_t skip_group(size_t i, int dir, size_t lo, size_t hi)
 {
 	long depth = 0;
 
 	for (; i >= lo && i < hi; i += dir) {
-		unsigned char k = toks[i].kind;
+		if (toks[i].kind == (dir > 0 ? T_OPEN : T_CLOSE))
+			depth++;
+		else if (toks[i].kind == (dir > 0 ? T_CLOSE : T_OPEN) && --depth == 0)
+			return i + dir;
+	}
+	return (size_t)-1;
+}
+
+/* does the group starting at i (an opener going dir) hold a '-' token? */
+static int group_has_minus(size_t i, int dir, size_t lo, size_t hi)
+{
+	size_t end = skip_group(i, dir, lo, hi), j;
+
+	if (end == (size_t)-1)
+		return 0;
+	for (j = i; j != end; j += dir)
+		if (toks[j].kind == T_MINUS)
+			return 1;
+	return 0;
+}
+
+/* is toks[i] a parenthesis that opens a group in scan direction dir: '(' going right, ')' going left */
+static int scan_open_paren(size_t i, int dir, size_t lo, size_t hi)
+{
+	if (!(i >= lo && i < hi))
+		return 0;
+	if (dir > 0)
+		return toks[i].kind == T_OPEN && toks[i].ch == '(';
+	return toks[i].kind == T_CLOSE && toks[i].ch == ')';
+}
+
+/*
+ * Could the operand next to index i, going in direction dir, be a subtraction
+ * A - B, (A - B), (T)(A - B), ((T)(A - B)) or (T)((A - B))?
+ *  - a '-' at bracket depth 0 of the operand's span (A - B itself), or
+ *  - going left (X OP 0): X ends in ')' and the group it closes holds a '-';
+ *  - going right (0 OP X): X starts with '(' and that group, or the '(' group
+ *    right after it (the cast's operand), holds a '-'.
+ * The span ends where the operand must end (see the header comment).
+ */
+static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
+{
+	long depth = 0;
+	size_t j;
+
+	if (scan_open_paren(i, dir, lo, hi)) {
+		/*
+		 * The group adjacent to OP.  Going left, a group right after an
+		 * identifier is a call's argument list, f(x - 1) >= 0, not a
+		 * subtraction or a cast (a cast's type ends in ')').  Keywords that
+		 * can come before an expression (return, case, else, do) are not
+		 * identifiers here.
+		 */
+		size_t before = dir < 0 ? skip_group(i, dir, lo, hi) : (size_t)-1;
+		int call = before != (size_t)-1 && before >= lo && before < hi &&
+			   toks[before].kind == T_IDENT;
+
+		if (!call && group_has_minus(i, dir, lo, hi))
+			return 1;
+		if (dir > 0) {
+			size_t next = skip_group(i, dir, lo, hi);
+
+			if (next != (size_t)-1 && scan_open_paren(next, dir, lo, hi) &&
+			    group_has_minus(next, dir, lo, hi))
+				return 1;
+		}
+	}
+	for (j = i; j >= lo && j < hi; j += dir) {
+		unsigned char k = toks[j].kind;
 
 		if (k == (dir > 0 ? T_OPEN : T_CLOSE)) {
 			depth++;
@@ -126,13 +213,11 @@ static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
 			if (depth == 0)
 				return 0;
 			depth--;
-		} else if (k == T_MINUS) {
+		} else if (depth == 0 && k == T_MINUS) {
 			return 1;
 		} else if (depth == 0 && (k == T_STOP || k == T_REL)) {
 			return 0;
 		}
-		if (i == 0 && dir < 0)
-			return 0;
 	}
 	return 0;
 }
@@ -280,10 +365,12 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 				}
 			}
 			if (isalpha((unsigned char)c) || c == '_' || c == '$') {
+				size_t s0 = i;
+
 				while (i < n && (isalnum((unsigned char)buf[i]) || buf[i] == '_' || buf[i] == '$'))
 					i++;
 				tag[ntoks] = cur;
-				push(T_OTHER, 0, line);
+				push(is_expr_keyword(buf + s0, i - s0) ? T_OTHER : T_IDENT, 0, line);
 				continue;
 			}
 			if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)buf[i + 1]))) {
