@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The three callees live in their own translation unit, built at -O0, so the
- * compiler of long_cmp.c cannot inline them or see what they do: it can only
- * call them or not.
+ * compiler of the article's function cannot inline them or see what they do:
+ * it can only call them or not.
  */
 #include "hooks.h"
 

@@ -9,7 +9,7 @@ void do_something(void);
 void do_something_else(void);
 void do_another_thing(void);
 
-void long_cmp_opt(const int a, const int b);
-void long_cmp_rewritten(const int a, const int b);
+long long_cmp_opt(const int a, const int b);
+long long_cmp_rewritten(const int a, const int b);
 
 #endif

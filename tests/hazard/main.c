@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "hooks.h"
 
-static unsigned int run(void (*fn)(const int, const int), int a, int b, int *ok)
+static unsigned int run(long (*fn)(const int, const int), int a, int b, int *ok)
 {
 	unsigned int s = nr_something, se = nr_something_else;
 

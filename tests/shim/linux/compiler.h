@@ -10,7 +10,9 @@
 #define __user
 #define __force
 #define __must_check
+#ifndef __always_inline	/* glibc's <sys/cdefs.h> has one */
 #define __always_inline	inline __attribute__((__always_inline__))
+#endif
 #define noinline	__attribute__((__noinline__))
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
