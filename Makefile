@@ -41,6 +41,8 @@ bench-codegen: install-deps
 
 # The tree-wide runner (run, tree-check, tree-exhaustive, bench, coccicheck-install).
 -include mk/runner.mk
+# The per-subsystem patch series (series, series-buildcheck).
+-include mk/series.mk
 
 ifeq ($(wildcard mk/runner.mk),)
 run: install-deps
