@@ -95,6 +95,32 @@ def wrapcmp_operand(p, text):
 		if re.fullmatch(pattern, text):
 			return cls
 	return None
+
+# the operator as written, with the operand on its left (False) or right (True) of it
+WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
+		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
+		     (">", True): "LT", (">=", True): "LE"}
+WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
+
+def wrapcmp_zero_first(pz, pa):
+	"""True when the constant 0 at pz stands before the operand a at pa."""
+	return (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+
+def wrapcmp_difference(ca, cb):
+	"""Kind and width of a - b: "narrow" (promoted to int, cannot overflow), "signed",
+	"unsigned", or "arch" (signed on 64-bit, unsigned on 32-bit, or the reverse)."""
+	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
+		return "narrow", "32"
+	hi, lo = sorted((ca, cb), key=lambda c: (WRAPCMP_RANK[c[0]], not c[1]))[::-1]
+	if not hi[1]:
+		return "unsigned", hi[0]
+	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
+		return "signed", hi[0]
+	if hi[0] == lo[0]:
+		return "unsigned", hi[0]
+	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
+		return "arch", hi[0]
+	return "signed", hi[0]
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -110,18 +136,13 @@ for names, prefix in (
 	for name in names:
 		WRAPCMP_CAST_PREFIX[name] = prefix
 
-# the operator as written, with the cast on its left (False) or right (True)
-WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
-		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
-		     (">", True): "LT", (">=", True): "LE"}
-
 wrapcmp_cast_sites = {}
 
 def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	"""Return (helper or None, report message) or None when not the idiom."""
 	cast = " ".join((t or tf).split())
 	op = op.strip()
-	right = (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+	right = wrapcmp_zero_first(pz, pa)
 	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s (%s)(a - b)" % (op, cast) if right else "(%s)(a - b) %s 0" % (cast, op)
 	ca = wrapcmp_operand(pa, a)

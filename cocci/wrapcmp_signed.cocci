@@ -93,36 +93,48 @@ def wrapcmp_operand(p, text):
 		if re.fullmatch(pattern, text):
 			return cls
 	return None
-# --- end of the shared block ---
 
-WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
-WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
+# the operator as written, with the operand on its left (False) or right (True) of it
 WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
 		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
 		     (">", True): "LT", (">=", True): "LE"}
 WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
 
+def wrapcmp_zero_first(pz, pa):
+	"""True when the constant 0 at pz stands before the operand a at pa."""
+	return (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+
+def wrapcmp_difference(ca, cb):
+	"""Kind and width of a - b: "narrow" (promoted to int, cannot overflow), "signed",
+	"unsigned", or "arch" (signed on 64-bit, unsigned on 32-bit, or the reverse)."""
+	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
+		return "narrow", "32"
+	hi, lo = sorted((ca, cb), key=lambda c: (WRAPCMP_RANK[c[0]], not c[1]))[::-1]
+	if not hi[1]:
+		return "unsigned", hi[0]
+	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
+		return "signed", hi[0]
+	if hi[0] == lo[0]:
+		return "unsigned", hi[0]
+	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
+		return "arch", hi[0]
+	return "signed", hi[0]
+# --- end of the shared block ---
+
+WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
+WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
+
 wrapcmp_signed_sites = {}
 
 def wrapcmp_signed_type(ca, cb):
 	"""Width of the difference when it is signed on every architecture, else None."""
-	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
-		return None		# promoted to int: cannot overflow
-	hi = max(ca, cb, key=lambda c: WRAPCMP_RANK[c[0]])
-	lo = cb if hi is ca else ca
-	if not hi[1]:
-		return None		# unsigned difference
-	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
-		return hi[0]
-	# signed hi against unsigned lo of rank int or more
-	if hi[0] == lo[0] or (hi[0] == "64" and lo[0] == "L") or (hi[0] == "L" and lo[0] == "32"):
-		return None		# unsigned, or unsigned on some architectures
-	return hi[0]
+	kind, width = wrapcmp_difference(ca, cb)
+	return width if kind == "signed" else None
 
 def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 	"""Return (helper, report message) or None when not the idiom."""
 	op = op.strip()
-	right = (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+	right = wrapcmp_zero_first(pz, pa)
 	ca = wrapcmp_operand(pa, a)
 	cb = wrapcmp_operand(pb, b)
 	if ca in (None, "never") or cb in (None, "never"):
