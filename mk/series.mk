@@ -9,21 +9,23 @@
 #                                          series; OUT/buildcheck.txt.  Tens of minutes.
 #
 # Variables: SERIES_FLAGS (extra wrapcmp-series options, e.g. --merge-below 3 --split-above 8
-# --keep-work --reuse-work), BUILDCHECK_FLAGS (e.g. --only 'drivers/net/' or --max-files 20),
-# SERIES_WORK (scratch folder of the build check, default /var/cache/wrapcmp/series-work).
+# --fresh), BUILDCHECK_FLAGS (e.g. --only 'drivers/net/' or --max-files 20), SERIES_WORK
+# (git copies of the tree and the build folder, kept between runs because deleting a kernel
+# tree takes minutes here; default /var/cache/wrapcmp/series-work/NAME-OF-TREE).
 
 TREE ?= /var/cache/wrapcmp/linux-source-6.1
 OUT ?= out
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SERIES_FLAGS ?=
 BUILDCHECK_FLAGS ?=
-SERIES_WORK ?= /var/cache/wrapcmp/series-work
+SERIES_WORK ?= /var/cache/wrapcmp/series-work/$(notdir $(patsubst %/,%,$(TREE)))
 
 .PHONY: series series-buildcheck
 
 series: install-deps
 	@test -s '$(OUT)/wrapcmp.diff' || $(MAKE) --no-print-directory run TREE='$(TREE)' OUT='$(OUT)'
-	scripts/wrapcmp-series --tree '$(TREE)' --run '$(OUT)' --out '$(OUT)' $(SERIES_FLAGS)
+	scripts/wrapcmp-series --tree '$(TREE)' --run '$(OUT)' --out '$(OUT)' \
+		--work '$(SERIES_WORK)' $(SERIES_FLAGS)
 
 series-buildcheck: install-deps
 	@test -s '$(OUT)/series/0000-cover-letter.patch' || \
