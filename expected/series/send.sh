@@ -12,7 +12,7 @@ exec git send-email --thread --no-chain-reply-to --confirm=always \
 	0003-big-alpha-use-U64_CMP_GT-for-wrapping-counter-compar.patch \
 	0004-big-beta-use-U32_CMP_LE-and-U32_CMP_LT.patch \
 	0005-foo-excluded-use-UINT_CMP_GT-for-wrapping-counter-co.patch \
-	0006-foo-use-U32_CMP_GE-and-UINT_CMP_GT.patch \
+	0006-foo-use-wrapcmp-helpers-for-counter-comparisons.patch \
 	0007-net-bar-use-wrapcmp-helpers-for-counter-comparisons.patch \
 	0008-net-use-U32_CMP_GE-and-U32_CMP_GT.patch \
 

@@ -17,3 +17,8 @@ int foo_expired(u32 now, u32 deadline)
 		return 1;
 	return 0;
 }
+
+int foo_spaces(u32 a, u32 b)
+{
+        return (s32)(a - b) < 0;
+}
