@@ -3,8 +3,9 @@
 #   make run               whole suite over TREE, outputs in OUT (report.txt, report.json,
 #                          wrapcmp.diff, summary.txt)
 #   make tree-check        run on the default tree and diff against expected/linux-6.1/
-#   make tree-exhaustive   run with no prefilter (every file to spatch, about 30 min on
-#                          2 cores) and compare its findings and patch with the fast run
+#   make tree-exhaustive   run with no prefilter (every file to spatch: about 10 files/s on
+#                          2 cores, so 1.5 hours or more for Linux 6.1) and compare its
+#                          findings and patch with the fast run (about 2 minutes)
 #   make bench             fast runner against plain `spatch --dir` on BENCH_DIRS, as a ratio
 #   make coccicheck-install KDIR=/path/to/linux   put the rules into KDIR/scripts/coccinelle
 #
@@ -43,10 +44,12 @@ tree-check: install-deps
 	@echo "tree-check: report.txt and wrapcmp.diff equal expected/linux-6.1/"
 
 # Proof that the prefilter is lossless: every file to spatch, then the same findings
-# and the same patch as the prefiltered run.
+# and the same patch as the prefiltered run.  spatch 1.1.1 crashes (SIGSEGV) on some of the
+# huge amdgpu asic_reg headers; they are listed in $(EXHAUSTIVE_OUT)/summary.txt and do not
+# stop the comparison (the prefilter drops them: they hold no candidate).
 tree-exhaustive: install-deps
 	$(WRAPCMP_RUN) --no-prefilter --shard-size 20 --timeout-per-file 30 \
-		--out '$(EXHAUSTIVE_OUT)'
+		--allow-parse-failures --out '$(EXHAUSTIVE_OUT)'
 	$(WRAPCMP_RUN) --out '$(FAST_OUT)'
 	$(MAKE) --no-print-directory tree-compare
 
