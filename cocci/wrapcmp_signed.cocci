@@ -119,6 +119,37 @@ def wrapcmp_difference(ca, cb):
 	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
 		return "arch", hi[0]
 	return "signed", hi[0]
+WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
+WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned):
+	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
+	names or types say counter; low: a > b may be what was meant."""
+	if unsigned:
+		return "high"
+	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
+		 wrapcmp_types.get(wrapcmp_key(pb), "")]
+	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+
+def wrapcmp_below(confidence, threshold):
+	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
+	if threshold not in WRAPCMP_CONFIDENCE:
+		raise ValueError("-D confidence=%s: use low, moderate or high" % threshold)
+	return WRAPCMP_CONFIDENCE.index(confidence) < WRAPCMP_CONFIDENCE.index(threshold)
+
+# (long)(a - b) OP 0 on unsigned long operands, as the macro of <linux/jiffies.h> that
+# computes exactly the same; GT and LE have none (time_after() differs at the half-way point)
+WRAPCMP_JIFFIES = {"LT": "time_before(a, b)", "GE": "time_after_eq(a, b)"}
+
+def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
+	if ca != ("L", False) or cb != ("L", False) or suffix not in WRAPCMP_JIFFIES:
+		return ""
+	if "jiffies" not in (" ".join(str(a).split()), " ".join(str(b).split())):
+		return ""
+	return " or " + WRAPCMP_JIFFIES[suffix]
+# what OP 0 says of a value that can never be negative
+WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
+			    "GT": "means a != b", "LE": "means a == b"}
 # --- end of the shared block ---
 
 WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
@@ -132,7 +163,7 @@ def wrapcmp_signed_type(ca, cb):
 	return width if kind == "signed" else None
 
 def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
-	"""Return (helper, report message) or None when not the idiom."""
+	"""Return (helper, report message, confidence) or None when not the idiom."""
 	op = op.strip()
 	right = wrapcmp_zero_first(pz, pa)
 	ca = wrapcmp_operand(pa, a)
@@ -148,7 +179,9 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 		prefix = "U32"
 	helper = prefix + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
-	return helper, ("WARNING: %s on signed operands can overflow: use %s()" % (shape, helper))
+	confidence = wrapcmp_confidence(pa, pb, a, b, False)
+	return helper, ("WARNING: %s on signed operands can overflow: use %s() (confidence: %s)" %
+			(shape, helper, confidence)), confidence
 
 @ws_site disable drop_cast@
 expression A, B, E;
@@ -232,9 +265,14 @@ position ws_site.pc;
 
 @script:python ws_helper depends on patch@
 pc << ws_site.pc;
+threshold << virtual.confidence = "low";
 h;
 @@
-coccinelle.h = cocci.make_ident(wrapcmp_signed_sites[wrapcmp_key(pc)][0])
+helper, msg, confidence = wrapcmp_signed_sites[wrapcmp_key(pc)]
+if wrapcmp_below(confidence, threshold):
+	cocci.include_match(False)
+else:
+	coccinelle.h = cocci.make_ident(helper)
 
 @ws_fix depends on patch@
 expression ws_site.E, ws_site.A, ws_site.B;
