@@ -1,0 +1,18 @@
+#!/bin/sh
+# Written by scripts/wrapcmp-series; review the patches, then run it.
+# Each patch carries its own To:/Cc: from get_maintainer.pl; the cover
+# letter goes to all of them.
+set -e
+cd "$(dirname "$0")"
+exec git send-email --thread --no-chain-reply-to --confirm=always \
+	--suppress-cc=self "$@" \
+	0000-cover-letter.patch \
+	0001-include-linux-wrapcmp.h-add-wrap-safe-counter-compar.patch \
+	0002-ticks-use-U32_CMP_LT-for-wrapping-counter-comparison.patch \
+	0003-big-alpha-use-U64_CMP_GT-for-wrapping-counter-compar.patch \
+	0004-big-beta-use-U32_CMP_LE-and-U32_CMP_LT.patch \
+	0005-foo-excluded-use-UINT_CMP_GT-for-wrapping-counter-co.patch \
+	0006-foo-use-wrapcmp-helpers-for-counter-comparisons.patch \
+	0007-net-bar-use-wrapcmp-helpers-for-counter-comparisons.patch \
+	0008-net-use-U32_CMP_GE-and-U32_CMP_GT.patch \
+

@@ -1,0 +1,34 @@
+# The per-subsystem patch series (issue 5).  Included from the top Makefile.
+#
+#   make series TREE=... OUT=...           OUT/series/: cover letter, header patch, one patch
+#                                          per maintained area, send.sh (never run); verified
+#                                          with the tree's checkpatch.pl and git am.  Runs
+#                                          `make run` first when OUT/wrapcmp.diff is missing.
+#   make series-buildcheck TREE=... OUT=...  x86_64 allmodconfig + make prepare in a copy, then
+#                                          every touched .c file's object before and after the
+#                                          series; OUT/buildcheck.txt.  Tens of minutes.
+#
+# Variables: SERIES_FLAGS (extra wrapcmp-series options, e.g. --merge-below 3 --split-above 8
+# --fresh), BUILDCHECK_FLAGS (e.g. --only 'drivers/net/' or --max-files 20), SERIES_WORK
+# (git copies of the tree and the build folder, kept between runs because deleting a kernel
+# tree takes minutes here; default /var/cache/wrapcmp/series-work/NAME-OF-TREE).
+
+TREE ?= /var/cache/wrapcmp/linux-source-6.1
+OUT ?= out
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SERIES_FLAGS ?=
+BUILDCHECK_FLAGS ?=
+SERIES_WORK ?= /var/cache/wrapcmp/series-work/$(notdir $(patsubst %/,%,$(TREE)))
+
+.PHONY: series series-buildcheck
+
+series: install-deps
+	@test -s '$(OUT)/wrapcmp.diff' || $(MAKE) --no-print-directory run TREE='$(TREE)' OUT='$(OUT)'
+	scripts/wrapcmp-series --tree '$(TREE)' --run '$(OUT)' --out '$(OUT)' \
+		--work '$(SERIES_WORK)' $(SERIES_FLAGS)
+
+series-buildcheck: install-deps
+	@test -s '$(OUT)/series/0000-cover-letter.patch' || \
+		$(MAKE) --no-print-directory series TREE='$(TREE)' OUT='$(OUT)'
+	scripts/series-buildcheck --tree '$(TREE)' --series '$(OUT)/series' --out '$(OUT)' \
+		--work '$(SERIES_WORK)' --jobs '$(JOBS)' $(BUILDCHECK_FLAGS)
