@@ -151,6 +151,39 @@ def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
 # what OP 0 says of a value that can never be negative
 WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
+# that comes before the first function of the file, so never inside a later #ifdef block
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	first = wrapcmp_first_function.get(f, 1 << 30)
+	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
+	linux = [l for l, lx in lines if lx]
+	return max(linux) if linux else max((l for l, lx in lines), default=None)
+
+def wrapcmp_cannot_patch(p):
+	"""Why a site is reported only: the rewrite needs a function and a place for the
+	include.  Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else":
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
 # --- end of the shared block ---
 
 WRAPCMP_UNSIGNED_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
@@ -163,7 +196,7 @@ wrapcmp_bug_sites = {}
 
 def wrapcmp_bug_decide(pa, pb, pz, op, a, b):
 	"""Report message for a plain a - b OP 0, or None when it is not a bug form."""
-	op = op.strip()
+	op = wrapcmp_op(op)
 	right = wrapcmp_zero_first(pz, pa)
 	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
@@ -201,7 +234,7 @@ for names, prefix in (
 		WRAPCMP_UCAST_PREFIX[name] = prefix
 
 def wrapcmp_ucast_decide(pa, pz, t, tf, op):
-	op = op.strip()
+	op = wrapcmp_op(op)
 	cast = " ".join((t or tf).split())
 	right = wrapcmp_zero_first(pz, pa)
 	suffix = WRAPCMP_OP_SUFFIX[(op, right)]

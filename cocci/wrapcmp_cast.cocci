@@ -152,6 +152,39 @@ def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
 # what OP 0 says of a value that can never be negative
 WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
+# that comes before the first function of the file, so never inside a later #ifdef block
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	first = wrapcmp_first_function.get(f, 1 << 30)
+	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
+	linux = [l for l, lx in lines if lx]
+	return max(linux) if linux else max((l for l, lx in lines), default=None)
+
+def wrapcmp_cannot_patch(p):
+	"""Why a site is reported only: the rewrite needs a function and a place for the
+	include.  Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else":
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -172,7 +205,7 @@ wrapcmp_cast_sites = {}
 def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	"""Return (helper or None, report message, confidence) or None when not the idiom."""
 	cast = " ".join((t or tf).split())
-	op = op.strip()
+	op = wrapcmp_op(op)
 	right = wrapcmp_zero_first(pz, pa)
 	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
 	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + suffix
@@ -201,8 +234,9 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 		return None, ("WARNING: %s: the difference may be narrower than %s; "
 			      "not rewritten%s" % (shape, cast, tail)), confidence
 	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else ""
-	return helper, ("WARNING: %s relies on wrapping: use %s()%s%s" %
-			(shape, helper, hint, tail)), confidence
+	why = wrapcmp_cannot_patch(pc)
+	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s" %
+					 (shape, helper, hint, why, tail)), confidence
 
 @wc_site disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
@@ -276,6 +310,55 @@ t << wc_type_b.TB;
 @@
 wrapcmp_note_type(pb, t)
 
+@wc_has_include depends on wc_site@
+position p;
+@@
+
+#include <linux/wrapcmp.h>@p
+
+@script:python@
+p << wc_has_include.p;
+@@
+wrapcmp_has_header.add(p[0].file)
+
+@wc_function depends on wc_site && !wc_has_include@
+identifier f;
+position p;
+@@
+
+f(...)@p { ... }
+
+@script:python@
+p << wc_function.p;
+@@
+wrapcmp_note_function(p)
+
+@wc_linux_include depends on wc_site && !wc_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << wc_linux_include.p;
+@@
+wrapcmp_note_include(p, True)
+
+@wc_any_include depends on wc_site && !wc_has_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << wc_any_include.p;
+@@
+wrapcmp_note_include(p, False)
+
 @script:python wc_decide@
 pc << wc_site.pc;
 pa << wc_site.pa;
@@ -335,39 +418,8 @@ identifier wc_helper.h;
 + h(A, B)
 )
 
-@wc_has_include depends on wc_fix@
-@@
-
-#include <linux/wrapcmp.h>
-
-@wc_linux_include depends on wc_fix && !wc_has_include@
-position p;
-@@
-
-#include <linux/...>@p
-
-@script:python@
-p << wc_linux_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
-@wc_any_include depends on wc_fix && !wc_has_include && !wc_linux_include@
-position p;
-@@
-
-(
-#include <...>@p
-|
-#include "..."@p
-)
-
-@script:python@
-p << wc_any_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
 @depends on wc_fix && !wc_has_include@
-position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].file) };
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file) };
 @@
 
 (
