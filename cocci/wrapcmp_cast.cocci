@@ -121,6 +121,70 @@ def wrapcmp_difference(ca, cb):
 	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
 		return "arch", hi[0]
 	return "signed", hi[0]
+WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
+WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned):
+	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
+	names or types say counter; low: a > b may be what was meant."""
+	if unsigned:
+		return "high"
+	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
+		 wrapcmp_types.get(wrapcmp_key(pb), "")]
+	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+
+def wrapcmp_below(confidence, threshold):
+	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
+	if threshold not in WRAPCMP_CONFIDENCE:
+		raise ValueError("-D confidence=%s: use low, moderate or high" % threshold)
+	return WRAPCMP_CONFIDENCE.index(confidence) < WRAPCMP_CONFIDENCE.index(threshold)
+
+# (long)(a - b) OP 0 on unsigned long operands, as the macro of <linux/jiffies.h> that
+# computes exactly the same; GT and LE have none (time_after() differs at the half-way point)
+WRAPCMP_JIFFIES = {"LT": "time_before(a, b)", "GE": "time_after_eq(a, b)"}
+
+def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
+	if ca != ("L", False) or cb != ("L", False) or suffix not in WRAPCMP_JIFFIES:
+		return ""
+	if "jiffies" not in (" ".join(str(a).split()), " ".join(str(b).split())):
+		return ""
+	return " or " + WRAPCMP_JIFFIES[suffix]
+# what OP 0 says of a value that can never be negative
+WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
+			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
+# that comes before the first function of the file, so never inside a later #ifdef block
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	first = wrapcmp_first_function.get(f, 1 << 30)
+	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
+	linux = [l for l, lx in lines if lx]
+	return max(linux) if linux else max((l for l, lx in lines), default=None)
+
+def wrapcmp_cannot_patch(p):
+	"""Why a site is reported only: the rewrite needs a function and a place for the
+	include.  Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else":
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -139,26 +203,40 @@ for names, prefix in (
 wrapcmp_cast_sites = {}
 
 def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
-	"""Return (helper or None, report message) or None when not the idiom."""
+	"""Return (helper or None, report message, confidence) or None when not the idiom."""
 	cast = " ".join((t or tf).split())
-	op = op.strip()
+	op = wrapcmp_op(op)
 	right = wrapcmp_zero_first(pz, pa)
-	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
+	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
+	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + suffix
 	shape = "0 %s (%s)(a - b)" % (op, cast) if right else "(%s)(a - b) %s 0" % (cast, op)
 	ca = wrapcmp_operand(pa, a)
 	cb = wrapcmp_operand(pb, b)
 	if "never" in (ca, cb):
 		return None
+	unsigned = ca is not None and cb is not None and not ca[1] and not cb[1]
+	confidence = wrapcmp_confidence(pa, pb, a, b, unsigned)
+	tail = " (confidence: %s)" % confidence
 	if ca is None or cb is None:
 		which = ("a and b are integers" if ca is None and cb is None else
 			 "%s is an integer" % ("a" if ca is None else "b"))
 		return None, ("WARNING: %s relies on wrapping: use %s() if %s (not known here, "
-			      "so not rewritten)" % (shape, helper, which))
+			      "so not rewritten)%s" % (shape, helper, which, tail)), confidence
 	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(WRAPCMP_CAST_PREFIX[cast])
 	if wide and ca[0] not in wide and cb[0] not in wide:
-		return None, ("WARNING: %s: the difference may be narrower than %s, so the "
-			      "wrap test can be dead; not rewritten" % (shape, cast))
-	return helper, "WARNING: %s relies on wrapping: use %s()" % (shape, helper)
+		kind, width = wrapcmp_difference(ca, cb)
+		if kind == "unsigned":
+			where = (" on 32-bit" if width == "L" else
+				 " on 64-bit" if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else "")
+			return None, ("WARNING: %s %s%s: the difference is unsigned and narrower than "
+				      "%s, so the wrap test is dead; not rewritten%s" %
+				      (shape, WRAPCMP_UNSIGNED_MEANING[suffix], where, cast, tail)), confidence
+		return None, ("WARNING: %s: the difference may be narrower than %s; "
+			      "not rewritten%s" % (shape, cast, tail)), confidence
+	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else ""
+	why = wrapcmp_cannot_patch(pc)
+	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s" %
+					 (shape, helper, hint, why, tail)), confidence
 
 @wc_site disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
@@ -232,6 +310,55 @@ t << wc_type_b.TB;
 @@
 wrapcmp_note_type(pb, t)
 
+@wc_has_include depends on wc_site@
+position p;
+@@
+
+#include <linux/wrapcmp.h>@p
+
+@script:python@
+p << wc_has_include.p;
+@@
+wrapcmp_has_header.add(p[0].file)
+
+@wc_function depends on wc_site && !wc_has_include@
+identifier f;
+position p;
+@@
+
+f(...)@p { ... }
+
+@script:python@
+p << wc_function.p;
+@@
+wrapcmp_note_function(p)
+
+@wc_linux_include depends on wc_site && !wc_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << wc_linux_include.p;
+@@
+wrapcmp_note_include(p, True)
+
+@wc_any_include depends on wc_site && !wc_has_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << wc_any_include.p;
+@@
+wrapcmp_note_include(p, False)
+
 @script:python wc_decide@
 pc << wc_site.pc;
 pa << wc_site.pa;
@@ -268,10 +395,11 @@ position wc_site.pc;
 
 @script:python wc_helper depends on patch@
 pc << wc_site.pc;
+threshold << virtual.confidence = "low";
 h;
 @@
-helper = wrapcmp_cast_sites[wrapcmp_key(pc)][0]
-if helper is None:
+helper, msg, confidence = wrapcmp_cast_sites[wrapcmp_key(pc)]
+if helper is None or wrapcmp_below(confidence, threshold):
 	cocci.include_match(False)
 else:
 	coccinelle.h = cocci.make_ident(helper)
@@ -290,39 +418,8 @@ identifier wc_helper.h;
 + h(A, B)
 )
 
-@wc_has_include depends on wc_fix@
-@@
-
-#include <linux/wrapcmp.h>
-
-@wc_linux_include depends on wc_fix && !wc_has_include@
-position p;
-@@
-
-#include <linux/...>@p
-
-@script:python@
-p << wc_linux_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
-@wc_any_include depends on wc_fix && !wc_has_include && !wc_linux_include@
-position p;
-@@
-
-(
-#include <...>@p
-|
-#include "..."@p
-)
-
-@script:python@
-p << wc_any_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
 @depends on wc_fix && !wc_has_include@
-position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].file) };
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file) };
 @@
 
 (

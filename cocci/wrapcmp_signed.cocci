@@ -119,8 +119,74 @@ def wrapcmp_difference(ca, cb):
 	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
 		return "arch", hi[0]
 	return "signed", hi[0]
+WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
+WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned):
+	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
+	names or types say counter; low: a > b may be what was meant."""
+	if unsigned:
+		return "high"
+	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
+		 wrapcmp_types.get(wrapcmp_key(pb), "")]
+	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+
+def wrapcmp_below(confidence, threshold):
+	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
+	if threshold not in WRAPCMP_CONFIDENCE:
+		raise ValueError("-D confidence=%s: use low, moderate or high" % threshold)
+	return WRAPCMP_CONFIDENCE.index(confidence) < WRAPCMP_CONFIDENCE.index(threshold)
+
+# (long)(a - b) OP 0 on unsigned long operands, as the macro of <linux/jiffies.h> that
+# computes exactly the same; GT and LE have none (time_after() differs at the half-way point)
+WRAPCMP_JIFFIES = {"LT": "time_before(a, b)", "GE": "time_after_eq(a, b)"}
+
+def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
+	if ca != ("L", False) or cb != ("L", False) or suffix not in WRAPCMP_JIFFIES:
+		return ""
+	if "jiffies" not in (" ".join(str(a).split()), " ".join(str(b).split())):
+		return ""
+	return " or " + WRAPCMP_JIFFIES[suffix]
+# what OP 0 says of a value that can never be negative
+WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
+			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
+# that comes before the first function of the file, so never inside a later #ifdef block
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	first = wrapcmp_first_function.get(f, 1 << 30)
+	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
+	linux = [l for l, lx in lines if lx]
+	return max(linux) if linux else max((l for l, lx in lines), default=None)
+
+def wrapcmp_cannot_patch(p):
+	"""Why a site is reported only: the rewrite needs a function and a place for the
+	include.  Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else":
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
 # --- end of the shared block ---
 
+# a literal, or a name in capitals (a constant macro)
+WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
 WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
 WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
 
@@ -132,13 +198,16 @@ def wrapcmp_signed_type(ca, cb):
 	return width if kind == "signed" else None
 
 def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
-	"""Return (helper, report message) or None when not the idiom."""
-	op = op.strip()
+	"""Return (helper, report message, confidence) or None when not the idiom."""
+	op = wrapcmp_op(op)
 	right = wrapcmp_zero_first(pz, pa)
 	ca = wrapcmp_operand(pa, a)
 	cb = wrapcmp_operand(pb, b)
 	if ca in (None, "never") or cb in (None, "never"):
 		return None
+	if WRAPCMP_CONSTANT.fullmatch(" ".join(str(a).split())) or \
+	   WRAPCMP_CONSTANT.fullmatch(" ".join(str(b).split())):
+		return None		# len - 4 > 0 is a bound, not two counters
 	w = wrapcmp_signed_type(ca, cb)
 	if w is None:
 		return None
@@ -148,7 +217,10 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 		prefix = "U32"
 	helper = prefix + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
-	return helper, ("WARNING: %s on signed operands can overflow: use %s()" % (shape, helper))
+	confidence = wrapcmp_confidence(pa, pb, a, b, False)
+	why = wrapcmp_cannot_patch(pc)
+	return None if why else helper, ("WARNING: %s on signed operands can overflow: use %s()%s "
+					 "(confidence: %s)" % (shape, helper, why, confidence)), confidence
 
 @ws_site disable drop_cast@
 expression A, B, E;
@@ -198,6 +270,55 @@ t << ws_type_b.TB;
 @@
 wrapcmp_note_type(pb, t)
 
+@ws_has_include depends on ws_site@
+position p;
+@@
+
+#include <linux/wrapcmp.h>@p
+
+@script:python@
+p << ws_has_include.p;
+@@
+wrapcmp_has_header.add(p[0].file)
+
+@ws_function depends on ws_site && !ws_has_include@
+identifier f;
+position p;
+@@
+
+f(...)@p { ... }
+
+@script:python@
+p << ws_function.p;
+@@
+wrapcmp_note_function(p)
+
+@ws_linux_include depends on ws_site && !ws_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << ws_linux_include.p;
+@@
+wrapcmp_note_include(p, True)
+
+@ws_any_include depends on ws_site && !ws_has_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << ws_any_include.p;
+@@
+wrapcmp_note_include(p, False)
+
 @script:python ws_decide@
 pc << ws_site.pc;
 pa << ws_site.pa;
@@ -232,9 +353,14 @@ position ws_site.pc;
 
 @script:python ws_helper depends on patch@
 pc << ws_site.pc;
+threshold << virtual.confidence = "low";
 h;
 @@
-coccinelle.h = cocci.make_ident(wrapcmp_signed_sites[wrapcmp_key(pc)][0])
+helper, msg, confidence = wrapcmp_signed_sites[wrapcmp_key(pc)]
+if helper is None or wrapcmp_below(confidence, threshold):
+	cocci.include_match(False)
+else:
+	coccinelle.h = cocci.make_ident(helper)
 
 @ws_fix depends on patch@
 expression ws_site.E, ws_site.A, ws_site.B;
@@ -250,39 +376,8 @@ identifier ws_helper.h;
 + h(A, B)
 )
 
-@ws_has_include depends on ws_fix@
-@@
-
-#include <linux/wrapcmp.h>
-
-@ws_linux_include depends on ws_fix && !ws_has_include@
-position p;
-@@
-
-#include <linux/...>@p
-
-@script:python@
-p << ws_linux_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
-@ws_any_include depends on ws_fix && !ws_has_include && !ws_linux_include@
-position p;
-@@
-
-(
-#include <...>@p
-|
-#include "..."@p
-)
-
-@script:python@
-p << ws_any_include.p;
-@@
-wrapcmp_last_include[p[0].file] = max(int(p[0].line), wrapcmp_last_include.get(p[0].file, 0))
-
 @depends on ws_fix && !ws_has_include@
-position p : script:python() { int(p[0].line) == wrapcmp_last_include.get(p[0].file) };
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file) };
 @@
 
 (

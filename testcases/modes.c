@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One site of each family, for the context and org modes. */
+/* One site of each rule, for the context and org modes. */
 #include <linux/types.h>
 
 int mode_cast(u32 a, u32 b)
@@ -15,4 +15,9 @@ int mode_signed(long a, long b)
 int mode_report_only(u32 a, u32 b)
 {
 	return (s64)(a - b) > 0;
+}
+
+int mode_bug(u32 a, u32 b)
+{
+	return a - b > 0;
 }

@@ -26,7 +26,8 @@ UBSan build must report nothing.
 
 A UBSan report inside a function whose text the rules left unchanged is
 undefined behaviour that was there before (a decoy): that function is left
-out of the comparison and named in the PASS line, never silently.
+out of the comparison and named in the PASS line, never silently.  So is an
+unchanged function whose output differs because -O2 folded its overflow.
 
 Usage: tests/difftest.py [--cases DIR] [--expected DIR] [--keep] [NAME...]
 Prints PASS/FAIL lines; exits 1 if any FAIL.
@@ -426,6 +427,21 @@ class Case:
         if po.returncode or po.stderr:
             raise RuntimeError("original build exited %d: %s" % (po.returncode,
                                                                  one_line(po.stderr)))
+        # A function the rules left unchanged can still differ where the compiler folded
+        # its signed overflow without a UBSan report (len - 4 > 0 to len > 4): that is the
+        # hazard of a decoy, not a rewrite.  Leave it out, by name; rewritten ones never.
+        differ = {m.group(1) for a, b in itertools.zip_longest(po.stdout.splitlines(),
+                                                              pr.stdout.splitlines())
+                  if a != b for m in [re.match(r"(\w+)#", a or b or "")] if m}
+        folded = sorted(f for f in differ if f in by_name and f not in changed)
+        if folded and not differ - set(folded):
+            skip.update(folded)
+            notes.extend("%s left out: unchanged, and folded at -O2 where -fwrapv wraps" % f
+                         for f in folded)
+            if len(skip) == len(self.callable):
+                raise RuntimeError("nothing left to compare: %s" % "; ".join(notes))
+            pr = self.execute(exe_r, skip)
+            po = self.execute(exe_o, skip)
         if po.stdout != pr.stdout:
             lo, lr = po.stdout.splitlines(), pr.stdout.splitlines()
             for i, (a, b) in enumerate(itertools.zip_longest(lo, lr, fillvalue="<none>")):

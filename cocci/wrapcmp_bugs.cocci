@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Report comparisons with 0 that look like wrap tests but cannot be:
+/// an unsigned difference compared with 0 (a - b > 0 means a != b,
+/// a - b < 0 is always false), an unsigned cast of a difference compared
+/// with 0, and a difference whose signedness depends on the architecture
+/// (long - unsigned int is signed on 64-bit and unsigned on 32-bit).
+/// Nothing here is rewritten: what the writer meant must be decided by a
+/// person.  Where the operands look like counters, the report names the
+/// <linux/wrapcmp.h> helper that a wrap test would use.
+///
+// Confidence: Moderate
+// Copyright: (C) 2026 The wrapcmp authors.
+// Comments: Report, context and org modes only.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+# --- wrapcmp operand types: this block is the same in every wrapcmp rule ---
+import re
+
+def wrapcmp_key(p):
+	return (p[0].file, p[0].line, p[0].column, p[0].line_end, p[0].column_end)
+
+# width class and signedness of the integer types an operand may have;
+# "L" is the width of long, 32 or 64 bits depending on the architecture.
+WRAPCMP_INT_TYPES = {}
+for names, cls in (
+	(("char", "signed char", "s8", "__s8", "int8_t"), ("8", True)),
+	(("unsigned char", "u8", "__u8", "uint8_t", "u_char", "unchar", "bool", "_Bool"),
+	 ("8", False)),
+	(("short", "short int", "signed short", "signed short int", "s16", "__s16", "int16_t"),
+	 ("16", True)),
+	(("unsigned short", "unsigned short int", "u16", "__u16", "uint16_t", "ushort", "u_short"),
+	 ("16", False)),
+	(("int", "signed", "signed int", "s32", "__s32", "int32_t"), ("32", True)),
+	(("unsigned", "unsigned int", "u32", "__u32", "uint32_t", "uint", "u_int"), ("32", False)),
+	(("long", "long int", "signed long", "signed long int", "ssize_t", "ptrdiff_t",
+	  "intptr_t"), ("L", True)),
+	(("unsigned long", "unsigned long int", "size_t", "uintptr_t", "ulong", "u_long"),
+	 ("L", False)),
+	(("long long", "long long int", "signed long long", "signed long long int", "s64",
+	  "__s64", "int64_t", "loff_t", "ktime_t", "time64_t"), ("64", True)),
+	(("unsigned long long", "unsigned long long int", "u64", "__u64", "uint64_t", "sector_t",
+	  "blkcnt_t"), ("64", False))):
+	for name in names:
+		WRAPCMP_INT_TYPES[name] = cls
+
+# operands recognised by their text when the type is not declared in the file
+WRAPCMP_TEXT_TYPES = (
+	(r"jiffies", ("L", False)),
+	(r"jiffies_64", ("64", False)),
+	(r"(__raw_)?readb(_relaxed)?\s*\(.*|ioread8\s*\(.*", ("8", False)),
+	(r"(__raw_)?readw(_relaxed)?\s*\(.*|ioread16(be)?\s*\(.*", ("16", False)),
+	(r"(__raw_)?readl(_relaxed)?\s*\(.*|ioread32(be)?\s*\(.*", ("32", False)),
+	(r"(__raw_)?readq(_relaxed)?\s*\(.*|ioread64(be)?\s*\(.*", ("64", False)),
+	(r"sizeof\b.*", ("L", False)),
+	(r"'(\\.|[^\\'])+'", ("32", True)),
+)
+
+WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", True),
+			    "ul": ("L", False), "lu": ("L", False), "ll": ("64", True),
+			    "ull": ("64", False), "llu": ("64", False)}
+
+wrapcmp_types = {}
+wrapcmp_last_include = {}
+
+def wrapcmp_note_type(p, t):
+	words = [w for w in str(t).split() if w not in ("const", "volatile")]
+	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
+
+def wrapcmp_operand(p, text):
+	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
+	t = wrapcmp_types.get(wrapcmp_key(p))
+	if t is not None:
+		if "*" in t or "[" in t or t.split()[0] in ("float", "double", "struct", "union"):
+			return "never"
+		if t in WRAPCMP_INT_TYPES:
+			return WRAPCMP_INT_TYPES[t]
+	text = " ".join(str(text).split())
+	m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)", text)
+	if m:
+		cls = WRAPCMP_LITERAL_SUFFIXES.get(m.group(2).lower())
+		if cls == ("32", True) and int(m.group(1), 0) > 0x7fffffff:
+			return None
+		return cls
+	if re.fullmatch(r"[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?[fFlL]?|[0-9]+[eE][-+]?[0-9]+[fFlL]?", text):
+		return "never"
+	for pattern, cls in WRAPCMP_TEXT_TYPES:
+		if re.fullmatch(pattern, text):
+			return cls
+	return None
+
+# the operator as written, with the operand on its left (False) or right (True) of it
+WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
+		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
+		     (">", True): "LT", (">=", True): "LE"}
+WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
+
+def wrapcmp_zero_first(pz, pa):
+	"""True when the constant 0 at pz stands before the operand a at pa."""
+	return (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+
+def wrapcmp_difference(ca, cb):
+	"""Kind and width of a - b: "narrow" (promoted to int, cannot overflow), "signed",
+	"unsigned", or "arch" (signed on 64-bit, unsigned on 32-bit, or the reverse)."""
+	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
+		return "narrow", "32"
+	hi, lo = sorted((ca, cb), key=lambda c: (WRAPCMP_RANK[c[0]], not c[1]))[::-1]
+	if not hi[1]:
+		return "unsigned", hi[0]
+	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
+		return "signed", hi[0]
+	if hi[0] == lo[0]:
+		return "unsigned", hi[0]
+	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
+		return "arch", hi[0]
+	return "signed", hi[0]
+WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
+WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned):
+	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
+	names or types say counter; low: a > b may be what was meant."""
+	if unsigned:
+		return "high"
+	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
+		 wrapcmp_types.get(wrapcmp_key(pb), "")]
+	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+
+def wrapcmp_below(confidence, threshold):
+	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
+	if threshold not in WRAPCMP_CONFIDENCE:
+		raise ValueError("-D confidence=%s: use low, moderate or high" % threshold)
+	return WRAPCMP_CONFIDENCE.index(confidence) < WRAPCMP_CONFIDENCE.index(threshold)
+
+# (long)(a - b) OP 0 on unsigned long operands, as the macro of <linux/jiffies.h> that
+# computes exactly the same; GT and LE have none (time_after() differs at the half-way point)
+WRAPCMP_JIFFIES = {"LT": "time_before(a, b)", "GE": "time_after_eq(a, b)"}
+
+def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
+	if ca != ("L", False) or cb != ("L", False) or suffix not in WRAPCMP_JIFFIES:
+		return ""
+	if "jiffies" not in (" ".join(str(a).split()), " ".join(str(b).split())):
+		return ""
+	return " or " + WRAPCMP_JIFFIES[suffix]
+# what OP 0 says of a value that can never be negative
+WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
+			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
+# that comes before the first function of the file, so never inside a later #ifdef block
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	first = wrapcmp_first_function.get(f, 1 << 30)
+	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
+	linux = [l for l, lx in lines if lx]
+	return max(linux) if linux else max((l for l, lx in lines), default=None)
+
+def wrapcmp_cannot_patch(p):
+	"""Why a site is reported only: the rewrite needs a function and a place for the
+	include.  Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else":
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
+# --- end of the shared block ---
+
+WRAPCMP_UNSIGNED_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
+WRAPCMP_FIXED_U32 = ("u32", "__u32", "uint32_t")
+WRAPCMP_ARCH_DIFFERENCE = {
+	"L": "long minus unsigned int is signed on 64-bit and unsigned on 32-bit",
+	"64": "s64 minus unsigned long is unsigned on 64-bit and signed on 32-bit"}
+
+wrapcmp_bug_sites = {}
+
+def wrapcmp_bug_decide(pa, pb, pz, op, a, b):
+	"""Report message for a plain a - b OP 0, or None when it is not a bug form."""
+	op = wrapcmp_op(op)
+	right = wrapcmp_zero_first(pz, pa)
+	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
+	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
+	ca = wrapcmp_operand(pa, a)
+	cb = wrapcmp_operand(pb, b)
+	if ca in (None, "never") or cb in (None, "never"):
+		return None
+	kind, width = wrapcmp_difference(ca, cb)
+	if kind not in ("arch", "unsigned"):
+		return None
+	confidence = wrapcmp_confidence(pa, pb, a, b, False)
+	tail = " (confidence: %s)" % confidence
+	if kind == "arch":
+		return "WARNING: %s: %s%s" % (shape, WRAPCMP_ARCH_DIFFERENCE[width], tail)
+	hint = ""
+	if confidence == "moderate":
+		prefix = WRAPCMP_UNSIGNED_PREFIX[width]
+		if width == "32" and (wrapcmp_types.get(wrapcmp_key(pa)) in WRAPCMP_FIXED_U32 or
+				      wrapcmp_types.get(wrapcmp_key(pb)) in WRAPCMP_FIXED_U32):
+			prefix = "U32"
+		hint = "; if a and b are wrapping counters, use %s_CMP_%s()%s" % (
+			prefix, suffix, wrapcmp_jiffies_hint(ca, cb, a, b, suffix))
+	return "WARNING: %s on an unsigned difference %s%s%s" % (
+		shape, WRAPCMP_UNSIGNED_MEANING[suffix], hint, tail)
+
+WRAPCMP_UCAST_PREFIX = {}
+for names, prefix in (
+	(("unsigned char", "u8", "__u8", "uint8_t"), "U8"),
+	(("unsigned short", "unsigned short int", "u16", "__u16", "uint16_t"), "U16"),
+	(("unsigned", "unsigned int"), "UINT"),
+	(("u32", "__u32", "uint32_t"), "U32"),
+	(("unsigned long", "unsigned long int", "size_t"), "ULONG"),
+	(("unsigned long long", "unsigned long long int", "u64", "__u64", "uint64_t"), "U64")):
+	for name in names:
+		WRAPCMP_UCAST_PREFIX[name] = prefix
+
+def wrapcmp_ucast_decide(pa, pz, t, tf, op):
+	op = wrapcmp_op(op)
+	cast = " ".join((t or tf).split())
+	right = wrapcmp_zero_first(pz, pa)
+	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
+	shape = "0 %s (%s)(a - b)" % (op, cast) if right else "(%s)(a - b) %s 0" % (cast, op)
+	return ("WARNING: %s %s: an unsigned value is never negative; a wrap test is %s_CMP_%s() "
+		"(confidence: high)" % (shape, WRAPCMP_UNSIGNED_MEANING[suffix],
+					WRAPCMP_UCAST_PREFIX[cast], suffix))
+
+@wb_site disable drop_cast@
+expression A, B, E;
+binary operator op = {<, <=, >, >=};
+position pc, pa, pb, pz;
+@@
+
+(
+ E@pc
+&
+(
+ A@pa - B@pb op 0@pz
+|
+ 0@pz op A@pa - B@pb
+|
+ (A@pa - B@pb) op 0@pz
+|
+ 0@pz op (A@pa - B@pb)
+)
+)
+
+@wb_type_a@
+position wb_site.pa;
+type TA;
+TA I;
+@@
+
+I@pa
+
+@script:python@
+pa << wb_site.pa;
+t << wb_type_a.TA;
+@@
+wrapcmp_note_type(pa, t)
+
+@wb_type_b@
+position wb_site.pb;
+type TB;
+TB I;
+@@
+
+I@pb
+
+@script:python@
+pb << wb_site.pb;
+t << wb_type_b.TB;
+@@
+wrapcmp_note_type(pb, t)
+
+@script:python wb_decide@
+pc << wb_site.pc;
+pa << wb_site.pa;
+pb << wb_site.pb;
+pz << wb_site.pz;
+op << wb_site.op;
+a << wb_site.A;
+b << wb_site.B;
+@@
+msg = wrapcmp_bug_decide(pa, pb, pz, op, a, b)
+if msg is None:
+	cocci.include_match(False)
+else:
+	wrapcmp_bug_sites[wrapcmp_key(pc)] = msg
+
+@wb_ucast disable drop_cast@
+typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
+typedef uint8_t, uint16_t, uint32_t, uint64_t;
+type T = {unsigned char, u8, __u8, uint8_t,
+	  unsigned short, unsigned short int, u16, __u16, uint16_t,
+	  unsigned, unsigned int, u32, __u32, uint32_t,
+	  unsigned long, unsigned long int, size_t,
+	  unsigned long long, unsigned long long int, u64, __u64, uint64_t};
+identifier tf =~ "^(u8|u16|u32|u64|__u8|__u16|__u32|__u64|uint8_t|uint16_t|uint32_t|uint64_t|size_t)$";
+expression A, B, E;
+binary operator op = {<, <=, >, >=};
+position pc, pa, pz;
+@@
+
+(
+ E@pc
+&
+(
+ (T)(A@pa - B) op 0@pz
+|
+ 0@pz op (T)(A@pa - B)
+|
+ ((T)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((T)(A@pa - B))
+|
+ (tf)(A@pa - B) op 0@pz
+|
+ 0@pz op (tf)(A@pa - B)
+|
+ ((tf)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((tf)(A@pa - B))
+)
+)
+
+@script:python@
+pc << wb_ucast.pc;
+pa << wb_ucast.pa;
+pz << wb_ucast.pz;
+t << wb_ucast.T = "";
+tf << wb_ucast.tf = "";
+op << wb_ucast.op;
+@@
+wrapcmp_bug_sites[wrapcmp_key(pc)] = wrapcmp_ucast_decide(pa, pz, t, tf, op)
+
+@script:python depends on report@
+pc << wb_site.pc;
+@@
+coccilib.report.print_report(pc[0], wrapcmp_bug_sites[wrapcmp_key(pc)])
+
+@script:python depends on report@
+pc << wb_ucast.pc;
+@@
+coccilib.report.print_report(pc[0], wrapcmp_bug_sites[wrapcmp_key(pc)])
+
+@script:python depends on org@
+pc << wb_site.pc;
+@@
+coccilib.org.print_todo(pc[0], wrapcmp_bug_sites[wrapcmp_key(pc)])
+
+@script:python depends on org@
+pc << wb_ucast.pc;
+@@
+coccilib.org.print_todo(pc[0], wrapcmp_bug_sites[wrapcmp_key(pc)])
+
+@depends on context && !patch@
+expression wb_site.E;
+position wb_site.pc;
+@@
+
+* E@pc
+
+@depends on context && !patch@
+expression wb_ucast.E;
+position wb_ucast.pc;
+@@
+
+* E@pc

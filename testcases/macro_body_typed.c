@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Operand casts give a #define body types; it is still reported, not rewritten. */
+#include <linux/types.h>
+
+#define frame_before(f1, f2)	((s16)((u16)f1 - (u16)f2) < 0)
+
+int frame_check(u16 a, u16 b)
+{
+	return frame_before(a, b);
+}
