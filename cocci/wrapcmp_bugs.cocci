@@ -151,8 +151,9 @@ def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
 # what OP 0 says of a value that can never be negative
 WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 			    "GT": "means a != b", "LE": "means a == b"}
-# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include)
-# that comes before the first function of the file, so never inside a later #ifdef block
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include).
+# spatch 1.1.1 adds code only after the last include of a kind, so when that one comes
+# after the first function (or in a later #ifdef) there is no right place: report only.
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
@@ -166,10 +167,11 @@ def wrapcmp_note_include(p, linux):
 
 def wrapcmp_include_anchor(f):
 	"""Line after which the helper include goes, or None when there is no place for it."""
-	first = wrapcmp_first_function.get(f, 1 << 30)
-	lines = [(l, linux) for l, linux in wrapcmp_includes.get(f, ()) if l < first]
-	linux = [l for l, lx in lines if lx]
-	return max(linux) if linux else max((l for l, lx in lines), default=None)
+	incs = wrapcmp_includes.get(f, set())
+	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
+	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
+		return None
+	return max(lines)
 
 def wrapcmp_cannot_patch(p):
 	"""Why a site is reported only: the rewrite needs a function and a place for the
@@ -178,7 +180,7 @@ def wrapcmp_cannot_patch(p):
 	if p[0].current_element == "something_else":
 		return "; not rewritten outside a function (macro body)"
 	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
-		return "; not rewritten: no #include to put <linux/wrapcmp.h> after"
+		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
 	return ""
 
 def wrapcmp_op(op):

@@ -11,6 +11,7 @@
 #
 # Variables: TREE (default: Debian's linux-source-6.1 unpacked into /var/cache/wrapcmp),
 # OUT (default out/), JOBS (default nproc), APPLY=1 (apply the patch to TREE, all or nothing),
+# CONFIDENCE=low|moderate|high (patch only the findings of at least this confidence),
 # ALLOW_PARSE_FAILURES=1 (exit 0 although spatch failed on some file), HOSTS=file (GNU parallel
 # --sshloginfile: spread the shards over these ssh hosts; the tree, this repository and the
 # scratch folder WORKDIR must be at the same paths on every host, e.g. on NFS).
@@ -20,6 +21,7 @@ TREE ?= $(WRAPCMP_DEFAULT_TREE)
 OUT ?= out
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 APPLY ?=
+CONFIDENCE ?= low
 ALLOW_PARSE_FAILURES ?=
 HOSTS ?=
 KDIR ?=
@@ -28,7 +30,7 @@ EXHAUSTIVE_OUT ?= $(OUT)-exhaustive
 FAST_OUT ?= $(OUT)-fast
 TREE_CHECK_OUT ?= $(OUT)-tree-check
 
-WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' \
+WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
 	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
 
 .PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install
@@ -38,7 +40,7 @@ run: install-deps
 
 # The expected files hold what the default tree gives; any difference fails.
 tree-check: install-deps
-	TREE='$(WRAPCMP_DEFAULT_TREE)' JOBS='$(JOBS)' scripts/wrapcmp-run --out '$(TREE_CHECK_OUT)'
+	TREE='$(WRAPCMP_DEFAULT_TREE)' JOBS='$(JOBS)' CONFIDENCE=low scripts/wrapcmp-run --out '$(TREE_CHECK_OUT)'
 	diff -u expected/linux-6.1/report.txt '$(TREE_CHECK_OUT)/report.txt'
 	diff -u expected/linux-6.1/wrapcmp.diff '$(TREE_CHECK_OUT)/wrapcmp.diff'
 	@echo "tree-check: report.txt and wrapcmp.diff equal expected/linux-6.1/"

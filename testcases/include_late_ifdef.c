@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A later #include inside #ifdef does not count: the header goes with the first block. */
+/*
+ * The last <linux/...> include comes after code: spatch 1.1.1 can add an include only
+ * after that last one, too late for the first use, so the sites are reported only.
+ */
 #include <linux/types.h>
 #include <linux/kernel.h>
 
