@@ -40,11 +40,6 @@ bench-codegen: install-deps
 	scripts/bench-codegen
 
 # The tree-wide runner (run, tree-check, tree-exhaustive, bench, coccicheck-install).
--include mk/runner.mk
+include mk/runner.mk
 # The per-subsystem patch series (series, series-buildcheck).
--include mk/series.mk
-
-ifeq ($(wildcard mk/runner.mk),)
-run: install-deps
-	@echo "make run: the tree-wide runner has not landed yet"
-endif
+include mk/series.mk

@@ -67,7 +67,6 @@ WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", Tru
 			    "ull": ("64", False), "llu": ("64", False)}
 
 wrapcmp_types = {}
-wrapcmp_last_include = {}
 
 def wrapcmp_note_type(p, t):
 	words = [w for w in str(t).split() if w not in ("const", "volatile")]

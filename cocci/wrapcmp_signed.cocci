@@ -66,7 +66,6 @@ WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", Tru
 			    "ull": ("64", False), "llu": ("64", False)}
 
 wrapcmp_types = {}
-wrapcmp_last_include = {}
 
 def wrapcmp_note_type(p, t):
 	words = [w for w in str(t).split() if w not in ("const", "volatile")]
@@ -194,11 +193,6 @@ WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
 
 wrapcmp_signed_sites = {}
 
-def wrapcmp_signed_type(ca, cb):
-	"""Width of the difference when it is signed on every architecture, else None."""
-	kind, width = wrapcmp_difference(ca, cb)
-	return width if kind == "signed" else None
-
 def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 	"""Return (helper, report message, confidence) or None when not the idiom."""
 	op = wrapcmp_op(op)
@@ -210,9 +204,9 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 	if WRAPCMP_CONSTANT.fullmatch(" ".join(str(a).split())) or \
 	   WRAPCMP_CONSTANT.fullmatch(" ".join(str(b).split())):
 		return None		# len - 4 > 0 is a bound, not two counters
-	w = wrapcmp_signed_type(ca, cb)
-	if w is None:
-		return None
+	kind, w = wrapcmp_difference(ca, cb)
+	if kind != "signed":
+		return None		# narrow, unsigned, or signed on some architectures only
 	prefix = WRAPCMP_SIGNED_PREFIX[w]
 	if w == "32" and (wrapcmp_types.get(wrapcmp_key(pa)) in WRAPCMP_FIXED_32 or
 			  wrapcmp_types.get(wrapcmp_key(pb)) in WRAPCMP_FIXED_32):
