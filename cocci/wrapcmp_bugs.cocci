@@ -12,6 +12,7 @@
 // Copyright: (C) 2026 The wrapcmp authors.
 // Comments: Report, context and org modes only.
 // Options: --no-includes --include-headers
+// Prefilter: comparison
 
 virtual patch
 virtual context
@@ -72,6 +73,52 @@ def wrapcmp_note_type(p, t):
 	words = [w for w in str(t).split() if w not in ("const", "volatile")]
 	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
 
+# In a #define body the operands are macro arguments and have no type, unless the
+# body checks them with typecheck(type, x), as time_after() does: a build without
+# warnings then passes exactly that type, so the site is decided, and rewritten,
+# like code.  typecheck() stays in the macro.
+WRAPCMP_TYPECHECK = re.compile(r"\btypecheck\s*\(([^,()]+),\s*([A-Za-z_]\w*)\s*\)")
+wrapcmp_sources = {}
+wrapcmp_typechecked = set()
+
+def wrapcmp_source_lines(f):
+	if f not in wrapcmp_sources:
+		with open(f, encoding="latin-1") as fd:
+			wrapcmp_sources[f] = fd.read().split("\n")
+	return wrapcmp_sources[f]
+
+def wrapcmp_typedef(f, t):
+	"""t with the typedefs of file f (typedef u32 codel_time_t;) resolved."""
+	text = "\n".join(wrapcmp_source_lines(f))
+	for _ in range(4):
+		m = re.search(r"\btypedef\s+([A-Za-z_][\w\s]*?)\s+%s\s*;" % re.escape(t), text)
+		if not m:
+			break
+		t = " ".join(m.group(1).split())
+	return t
+
+def wrapcmp_macro_type(p, text):
+	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+	if p[0].current_element != "something_else":
+		return None
+	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
+	lines = wrapcmp_source_lines(p[0].file)
+	# a #define continues over lines ending in a backslash, chr(92) (spatch reads
+	# a backslash in quotes here as escaping the quote)
+	first = last = int(p[0].line) - 1
+	while first > 0 and lines[first - 1].rstrip().endswith(chr(92)):
+		first -= 1
+	while last + 1 < len(lines) and lines[last].rstrip().endswith(chr(92)):
+		last += 1
+	body = "\n".join(lines[first:last + 1])
+	define = re.match(r"\s*#\s*define\s+\w+\(([^)]*)\)", body)
+	if not m or not define or m.group(1) not in [a.strip() for a in define.group(1).split(",")]:
+		return None
+	for t, name in WRAPCMP_TYPECHECK.findall(body):
+		if name == m.group(1):
+			return wrapcmp_typedef(p[0].file, " ".join(t.split()))
+	return None
+
 def wrapcmp_operand(p, text):
 	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
 	t = wrapcmp_types.get(wrapcmp_key(p))
@@ -92,6 +139,11 @@ def wrapcmp_operand(p, text):
 	for pattern, cls in WRAPCMP_TEXT_TYPES:
 		if re.fullmatch(pattern, text):
 			return cls
+	t = wrapcmp_macro_type(p, text)
+	if t in WRAPCMP_INT_TYPES:
+		wrapcmp_note_type(p, t)
+		wrapcmp_typechecked.add(wrapcmp_key(p))
+		return WRAPCMP_INT_TYPES[t]
 	return None
 
 # the operator as written, with the operand on its left (False) or right (True) of it
@@ -172,11 +224,13 @@ def wrapcmp_include_anchor(f):
 		return None
 	return max(lines)
 
-def wrapcmp_cannot_patch(p):
-	"""Why a site is reported only: the rewrite needs a function and a place for the
-	include.  Empty when it can be rewritten."""
+def wrapcmp_cannot_patch(p, *operands):
+	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
+	operands (the positions given) are typecheck()ed, and a place for the include.
+	Empty when it can be rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else":
+	if p[0].current_element == "something_else" and \
+	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
 		return "; not rewritten outside a function (macro body)"
 	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
@@ -185,6 +239,8 @@ def wrapcmp_cannot_patch(p):
 def wrapcmp_op(op):
 	"""The operator of a binary operator metavariable, without comments or spaces."""
 	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
+# a literal, or a name in capitals (a constant macro)
+WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
 # --- end of the shared block ---
 
 WRAPCMP_UNSIGNED_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
@@ -244,10 +300,30 @@ def wrapcmp_ucast_decide(pa, pz, t, tf, op):
 		"(confidence: high)" % (shape, WRAPCMP_UNSIGNED_MEANING[suffix],
 					WRAPCMP_UCAST_PREFIX[cast], suffix))
 
+// spatch matches a conjunction with E@pc against every expression of a file,
+// which is slow: wb_site_find finds the sites without it, then wb_site binds the
+// whole comparison E at the few places found.
+@wb_site_find disable drop_cast@
+expression A, B;
+binary operator op = {<, <=, >, >=};
+position pa, pz;
+@@
+
+(
+ A@pa - B op 0@pz
+|
+ 0@pz op A@pa - B
+|
+ (A@pa - B) op 0@pz
+|
+ 0@pz op (A@pa - B)
+)
+
 @wb_site disable drop_cast@
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
-position pc, pa, pb, pz;
+position pc, pb;
+position wb_site_find.pa, wb_site_find.pz;
 @@
 
 (
@@ -265,7 +341,7 @@ position pc, pa, pb, pz;
 )
 
 @wb_type_a@
-position wb_site.pa;
+position wb_site_find.pa;
 type TA;
 TA I;
 @@
@@ -273,7 +349,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << wb_site.pa;
+pa << wb_site_find.pa;
 t << wb_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -294,9 +370,9 @@ wrapcmp_note_type(pb, t)
 
 @script:python wb_decide@
 pc << wb_site.pc;
-pa << wb_site.pa;
+pa << wb_site_find.pa;
 pb << wb_site.pb;
-pz << wb_site.pz;
+pz << wb_site_find.pz;
 op << wb_site.op;
 a << wb_site.A;
 b << wb_site.B;
@@ -306,6 +382,41 @@ if msg is None:
 	cocci.include_match(False)
 else:
 	wrapcmp_bug_sites[wrapcmp_key(pc)] = msg
+
+// spatch matches a conjunction with E@pc against every expression of a file,
+// which is slow: wb_ucast_find finds the sites without it, then wb_ucast binds the
+// whole comparison E at the few places found.
+@wb_ucast_find disable drop_cast@
+typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
+typedef uint8_t, uint16_t, uint32_t, uint64_t;
+type T = {unsigned char, u8, __u8, uint8_t,
+	  unsigned short, unsigned short int, u16, __u16, uint16_t,
+	  unsigned, unsigned int, u32, __u32, uint32_t,
+	  unsigned long, unsigned long int, size_t,
+	  unsigned long long, unsigned long long int, u64, __u64, uint64_t};
+identifier tf =~ "^(u8|u16|u32|u64|__u8|__u16|__u32|__u64|uint8_t|uint16_t|uint32_t|uint64_t|size_t)$";
+expression A, B;
+binary operator op = {<, <=, >, >=};
+position pa, pz;
+@@
+
+(
+ (T)(A@pa - B) op 0@pz
+|
+ 0@pz op (T)(A@pa - B)
+|
+ ((T)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((T)(A@pa - B))
+|
+ (tf)(A@pa - B) op 0@pz
+|
+ 0@pz op (tf)(A@pa - B)
+|
+ ((tf)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((tf)(A@pa - B))
+)
 
 @wb_ucast disable drop_cast@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
@@ -318,7 +429,8 @@ type T = {unsigned char, u8, __u8, uint8_t,
 identifier tf =~ "^(u8|u16|u32|u64|__u8|__u16|__u32|__u64|uint8_t|uint16_t|uint32_t|uint64_t|size_t)$";
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
-position pc, pa, pz;
+position pc;
+position wb_ucast_find.pa, wb_ucast_find.pz;
 @@
 
 (
@@ -345,8 +457,8 @@ position pc, pa, pz;
 
 @script:python@
 pc << wb_ucast.pc;
-pa << wb_ucast.pa;
-pz << wb_ucast.pz;
+pa << wb_ucast_find.pa;
+pz << wb_ucast_find.pz;
 t << wb_ucast.T = "";
 tf << wb_ucast.tf = "";
 op << wb_ucast.op;

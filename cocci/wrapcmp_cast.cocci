@@ -13,6 +13,7 @@
 // Copyright: (C) 2026 The wrapcmp authors.
 // Comments: Pointer and floating differences are never matched.
 // Options: --no-includes --include-headers
+// Prefilter: comparison
 
 virtual patch
 virtual context
@@ -73,6 +74,52 @@ def wrapcmp_note_type(p, t):
 	words = [w for w in str(t).split() if w not in ("const", "volatile")]
 	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
 
+# In a #define body the operands are macro arguments and have no type, unless the
+# body checks them with typecheck(type, x), as time_after() does: a build without
+# warnings then passes exactly that type, so the site is decided, and rewritten,
+# like code.  typecheck() stays in the macro.
+WRAPCMP_TYPECHECK = re.compile(r"\btypecheck\s*\(([^,()]+),\s*([A-Za-z_]\w*)\s*\)")
+wrapcmp_sources = {}
+wrapcmp_typechecked = set()
+
+def wrapcmp_source_lines(f):
+	if f not in wrapcmp_sources:
+		with open(f, encoding="latin-1") as fd:
+			wrapcmp_sources[f] = fd.read().split("\n")
+	return wrapcmp_sources[f]
+
+def wrapcmp_typedef(f, t):
+	"""t with the typedefs of file f (typedef u32 codel_time_t;) resolved."""
+	text = "\n".join(wrapcmp_source_lines(f))
+	for _ in range(4):
+		m = re.search(r"\btypedef\s+([A-Za-z_][\w\s]*?)\s+%s\s*;" % re.escape(t), text)
+		if not m:
+			break
+		t = " ".join(m.group(1).split())
+	return t
+
+def wrapcmp_macro_type(p, text):
+	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+	if p[0].current_element != "something_else":
+		return None
+	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
+	lines = wrapcmp_source_lines(p[0].file)
+	# a #define continues over lines ending in a backslash, chr(92) (spatch reads
+	# a backslash in quotes here as escaping the quote)
+	first = last = int(p[0].line) - 1
+	while first > 0 and lines[first - 1].rstrip().endswith(chr(92)):
+		first -= 1
+	while last + 1 < len(lines) and lines[last].rstrip().endswith(chr(92)):
+		last += 1
+	body = "\n".join(lines[first:last + 1])
+	define = re.match(r"\s*#\s*define\s+\w+\(([^)]*)\)", body)
+	if not m or not define or m.group(1) not in [a.strip() for a in define.group(1).split(",")]:
+		return None
+	for t, name in WRAPCMP_TYPECHECK.findall(body):
+		if name == m.group(1):
+			return wrapcmp_typedef(p[0].file, " ".join(t.split()))
+	return None
+
 def wrapcmp_operand(p, text):
 	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
 	t = wrapcmp_types.get(wrapcmp_key(p))
@@ -93,6 +140,11 @@ def wrapcmp_operand(p, text):
 	for pattern, cls in WRAPCMP_TEXT_TYPES:
 		if re.fullmatch(pattern, text):
 			return cls
+	t = wrapcmp_macro_type(p, text)
+	if t in WRAPCMP_INT_TYPES:
+		wrapcmp_note_type(p, t)
+		wrapcmp_typechecked.add(wrapcmp_key(p))
+		return WRAPCMP_INT_TYPES[t]
 	return None
 
 # the operator as written, with the operand on its left (False) or right (True) of it
@@ -173,11 +225,13 @@ def wrapcmp_include_anchor(f):
 		return None
 	return max(lines)
 
-def wrapcmp_cannot_patch(p):
-	"""Why a site is reported only: the rewrite needs a function and a place for the
-	include.  Empty when it can be rewritten."""
+def wrapcmp_cannot_patch(p, *operands):
+	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
+	operands (the positions given) are typecheck()ed, and a place for the include.
+	Empty when it can be rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else":
+	if p[0].current_element == "something_else" and \
+	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
 		return "; not rewritten outside a function (macro body)"
 	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
@@ -186,6 +240,8 @@ def wrapcmp_cannot_patch(p):
 def wrapcmp_op(op):
 	"""The operator of a binary operator metavariable, without comments or spaces."""
 	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
+# a literal, or a name in capitals (a constant macro)
+WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -235,9 +291,52 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 		return None, ("WARNING: %s: the difference may be narrower than %s; "
 			      "not rewritten%s" % (shape, cast, tail)), confidence
 	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else ""
-	why = wrapcmp_cannot_patch(pc)
+	why = wrapcmp_cannot_patch(pc, pa, pb)
 	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s" %
 					 (shape, helper, hint, why, tail)), confidence
+
+// spatch matches a conjunction with E@pc against every expression of a file,
+// which is slow: wc_site_find finds the sites without it, then wc_site binds the
+// whole comparison E at the few places found.
+@wc_site_find disable drop_cast@
+typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
+typedef int8_t, int16_t, int32_t, int64_t;
+type T = {signed char, s8, __s8, int8_t,
+	  short, short int, signed short, signed short int, s16, __s16, int16_t,
+	  int, signed, signed int, s32, __s32, int32_t,
+	  long, long int, signed long, signed long int,
+	  long long, long long int, signed long long, signed long long int, s64, __s64, int64_t};
+identifier tf =~ "^(s8|s16|s32|s64|__s8|__s16|__s32|__s64|int8_t|int16_t|int32_t|int64_t)$";
+expression A, B;
+binary operator op = {<, <=, >, >=};
+position pa, pz;
+@@
+
+(
+ (T)(A@pa - B) op 0@pz
+|
+ 0@pz op (T)(A@pa - B)
+|
+ ((T)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((T)(A@pa - B))
+|
+ (T)((A@pa - B)) op 0@pz
+|
+ 0@pz op (T)((A@pa - B))
+|
+ (tf)(A@pa - B) op 0@pz
+|
+ 0@pz op (tf)(A@pa - B)
+|
+ ((tf)(A@pa - B)) op 0@pz
+|
+ 0@pz op ((tf)(A@pa - B))
+|
+ (tf)((A@pa - B)) op 0@pz
+|
+ 0@pz op (tf)((A@pa - B))
+)
 
 @wc_site disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
@@ -250,7 +349,8 @@ type T = {signed char, s8, __s8, int8_t,
 identifier tf =~ "^(s8|s16|s32|s64|__s8|__s16|__s32|__s64|int8_t|int16_t|int32_t|int64_t)$";
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
-position pc, pa, pb, pz;
+position pc, pb;
+position wc_site_find.pa, wc_site_find.pz;
 @@
 
 (
@@ -284,7 +384,7 @@ position pc, pa, pb, pz;
 )
 
 @wc_type_a@
-position wc_site.pa;
+position wc_site_find.pa;
 type TA;
 TA I;
 @@
@@ -292,7 +392,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << wc_site.pa;
+pa << wc_site_find.pa;
 t << wc_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -362,9 +462,9 @@ wrapcmp_note_include(p, False)
 
 @script:python wc_decide@
 pc << wc_site.pc;
-pa << wc_site.pa;
+pa << wc_site_find.pa;
 pb << wc_site.pb;
-pz << wc_site.pz;
+pz << wc_site_find.pz;
 t << wc_site.T = "";
 tf << wc_site.tf = "";
 op << wc_site.op;

@@ -11,6 +11,7 @@
 // Copyright: (C) 2026 The wrapcmp authors.
 // Comments: Only sites whose operand types are known are matched.
 // Options: --no-includes --include-headers
+// Prefilter: comparison
 
 virtual patch
 virtual context
@@ -71,6 +72,52 @@ def wrapcmp_note_type(p, t):
 	words = [w for w in str(t).split() if w not in ("const", "volatile")]
 	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
 
+# In a #define body the operands are macro arguments and have no type, unless the
+# body checks them with typecheck(type, x), as time_after() does: a build without
+# warnings then passes exactly that type, so the site is decided, and rewritten,
+# like code.  typecheck() stays in the macro.
+WRAPCMP_TYPECHECK = re.compile(r"\btypecheck\s*\(([^,()]+),\s*([A-Za-z_]\w*)\s*\)")
+wrapcmp_sources = {}
+wrapcmp_typechecked = set()
+
+def wrapcmp_source_lines(f):
+	if f not in wrapcmp_sources:
+		with open(f, encoding="latin-1") as fd:
+			wrapcmp_sources[f] = fd.read().split("\n")
+	return wrapcmp_sources[f]
+
+def wrapcmp_typedef(f, t):
+	"""t with the typedefs of file f (typedef u32 codel_time_t;) resolved."""
+	text = "\n".join(wrapcmp_source_lines(f))
+	for _ in range(4):
+		m = re.search(r"\btypedef\s+([A-Za-z_][\w\s]*?)\s+%s\s*;" % re.escape(t), text)
+		if not m:
+			break
+		t = " ".join(m.group(1).split())
+	return t
+
+def wrapcmp_macro_type(p, text):
+	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+	if p[0].current_element != "something_else":
+		return None
+	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
+	lines = wrapcmp_source_lines(p[0].file)
+	# a #define continues over lines ending in a backslash, chr(92) (spatch reads
+	# a backslash in quotes here as escaping the quote)
+	first = last = int(p[0].line) - 1
+	while first > 0 and lines[first - 1].rstrip().endswith(chr(92)):
+		first -= 1
+	while last + 1 < len(lines) and lines[last].rstrip().endswith(chr(92)):
+		last += 1
+	body = "\n".join(lines[first:last + 1])
+	define = re.match(r"\s*#\s*define\s+\w+\(([^)]*)\)", body)
+	if not m or not define or m.group(1) not in [a.strip() for a in define.group(1).split(",")]:
+		return None
+	for t, name in WRAPCMP_TYPECHECK.findall(body):
+		if name == m.group(1):
+			return wrapcmp_typedef(p[0].file, " ".join(t.split()))
+	return None
+
 def wrapcmp_operand(p, text):
 	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
 	t = wrapcmp_types.get(wrapcmp_key(p))
@@ -91,6 +138,11 @@ def wrapcmp_operand(p, text):
 	for pattern, cls in WRAPCMP_TEXT_TYPES:
 		if re.fullmatch(pattern, text):
 			return cls
+	t = wrapcmp_macro_type(p, text)
+	if t in WRAPCMP_INT_TYPES:
+		wrapcmp_note_type(p, t)
+		wrapcmp_typechecked.add(wrapcmp_key(p))
+		return WRAPCMP_INT_TYPES[t]
 	return None
 
 # the operator as written, with the operand on its left (False) or right (True) of it
@@ -171,11 +223,13 @@ def wrapcmp_include_anchor(f):
 		return None
 	return max(lines)
 
-def wrapcmp_cannot_patch(p):
-	"""Why a site is reported only: the rewrite needs a function and a place for the
-	include.  Empty when it can be rewritten."""
+def wrapcmp_cannot_patch(p, *operands):
+	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
+	operands (the positions given) are typecheck()ed, and a place for the include.
+	Empty when it can be rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else":
+	if p[0].current_element == "something_else" and \
+	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
 		return "; not rewritten outside a function (macro body)"
 	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
@@ -184,10 +238,10 @@ def wrapcmp_cannot_patch(p):
 def wrapcmp_op(op):
 	"""The operator of a binary operator metavariable, without comments or spaces."""
 	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
-# --- end of the shared block ---
-
 # a literal, or a name in capitals (a constant macro)
 WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
+# --- end of the shared block ---
+
 WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
 WRAPCMP_FIXED_32 = ("s32", "__s32", "int32_t")
 
@@ -214,14 +268,34 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 	helper = prefix + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
 	confidence = wrapcmp_confidence(pa, pb, a, b, False)
-	why = wrapcmp_cannot_patch(pc)
+	why = wrapcmp_cannot_patch(pc, pa, pb)
 	return None if why else helper, ("WARNING: %s on signed operands can overflow: use %s()%s "
 					 "(confidence: %s)" % (shape, helper, why, confidence)), confidence
+
+// spatch matches a conjunction with E@pc against every expression of a file,
+// which is slow: ws_site_find finds the sites without it, then ws_site binds the
+// whole comparison E at the few places found.
+@ws_site_find disable drop_cast@
+expression A, B;
+binary operator op = {<, <=, >, >=};
+position pa, pz;
+@@
+
+(
+ A@pa - B op 0@pz
+|
+ 0@pz op A@pa - B
+|
+ (A@pa - B) op 0@pz
+|
+ 0@pz op (A@pa - B)
+)
 
 @ws_site disable drop_cast@
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
-position pc, pa, pb, pz;
+position pc, pb;
+position ws_site_find.pa, ws_site_find.pz;
 @@
 
 (
@@ -239,7 +313,7 @@ position pc, pa, pb, pz;
 )
 
 @ws_type_a@
-position ws_site.pa;
+position ws_site_find.pa;
 type TA;
 TA I;
 @@
@@ -247,7 +321,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << ws_site.pa;
+pa << ws_site_find.pa;
 t << ws_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -317,9 +391,9 @@ wrapcmp_note_include(p, False)
 
 @script:python ws_decide@
 pc << ws_site.pc;
-pa << ws_site.pa;
+pa << ws_site_find.pa;
 pb << ws_site.pb;
-pz << ws_site.pz;
+pz << ws_site_find.pz;
 op << ws_site.op;
 a << ws_site.A;
 b << ws_site.B;

@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Compare free-running counters with the helpers of <linux/wrapcmp.h>
+/// when their difference is first kept in a signed variable:
+/// d = a - b; ... if (d < 0).  Storing an unsigned difference in a
+/// signed variable is the cast idiom; a signed difference can overflow,
+/// which is undefined.  Reported when d is a signed integer and neither
+/// d, a nor b changes in between.  Rewritten to U32_CMP_LT(a, b) and the
+/// like, removing d, only when the comparison is the condition of the
+/// next statement (if or return) and d has no other use in the function.
+/// The narrower of d and the difference picks the helper.
+///
+// Confidence: Moderate
+// Copyright: (C) 2026 The wrapcmp authors.
+// Comments: Only sites whose operand types are known are matched.
+// Options: --no-includes --include-headers
+// Prefilter: temporary
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+# --- wrapcmp operand types: this block is the same in every wrapcmp rule ---
+import re
+
+def wrapcmp_key(p):
+	return (p[0].file, p[0].line, p[0].column, p[0].line_end, p[0].column_end)
+
+# width class and signedness of the integer types an operand may have;
+# "L" is the width of long, 32 or 64 bits depending on the architecture.
+WRAPCMP_INT_TYPES = {}
+for names, cls in (
+	(("char", "signed char", "s8", "__s8", "int8_t"), ("8", True)),
+	(("unsigned char", "u8", "__u8", "uint8_t", "u_char", "unchar", "bool", "_Bool"),
+	 ("8", False)),
+	(("short", "short int", "signed short", "signed short int", "s16", "__s16", "int16_t"),
+	 ("16", True)),
+	(("unsigned short", "unsigned short int", "u16", "__u16", "uint16_t", "ushort", "u_short"),
+	 ("16", False)),
+	(("int", "signed", "signed int", "s32", "__s32", "int32_t"), ("32", True)),
+	(("unsigned", "unsigned int", "u32", "__u32", "uint32_t", "uint", "u_int"), ("32", False)),
+	(("long", "long int", "signed long", "signed long int", "ssize_t", "ptrdiff_t",
+	  "intptr_t"), ("L", True)),
+	(("unsigned long", "unsigned long int", "size_t", "uintptr_t", "ulong", "u_long"),
+	 ("L", False)),
+	(("long long", "long long int", "signed long long", "signed long long int", "s64",
+	  "__s64", "int64_t", "loff_t", "ktime_t", "time64_t"), ("64", True)),
+	(("unsigned long long", "unsigned long long int", "u64", "__u64", "uint64_t", "sector_t",
+	  "blkcnt_t"), ("64", False))):
+	for name in names:
+		WRAPCMP_INT_TYPES[name] = cls
+
+# operands recognised by their text when the type is not declared in the file
+WRAPCMP_TEXT_TYPES = (
+	(r"jiffies", ("L", False)),
+	(r"jiffies_64", ("64", False)),
+	(r"(__raw_)?readb(_relaxed)?\s*\(.*|ioread8\s*\(.*", ("8", False)),
+	(r"(__raw_)?readw(_relaxed)?\s*\(.*|ioread16(be)?\s*\(.*", ("16", False)),
+	(r"(__raw_)?readl(_relaxed)?\s*\(.*|ioread32(be)?\s*\(.*", ("32", False)),
+	(r"(__raw_)?readq(_relaxed)?\s*\(.*|ioread64(be)?\s*\(.*", ("64", False)),
+	(r"sizeof\b.*", ("L", False)),
+	(r"'(\\.|[^\\'])+'", ("32", True)),
+)
+
+WRAPCMP_LITERAL_SUFFIXES = {"": ("32", True), "u": ("32", False), "l": ("L", True),
+			    "ul": ("L", False), "lu": ("L", False), "ll": ("64", True),
+			    "ull": ("64", False), "llu": ("64", False)}
+
+wrapcmp_types = {}
+
+def wrapcmp_note_type(p, t):
+	words = [w for w in str(t).split() if w not in ("const", "volatile")]
+	wrapcmp_types[wrapcmp_key(p)] = " ".join(words)
+
+# In a #define body the operands are macro arguments and have no type, unless the
+# body checks them with typecheck(type, x), as time_after() does: a build without
+# warnings then passes exactly that type, so the site is decided, and rewritten,
+# like code.  typecheck() stays in the macro.
+WRAPCMP_TYPECHECK = re.compile(r"\btypecheck\s*\(([^,()]+),\s*([A-Za-z_]\w*)\s*\)")
+wrapcmp_sources = {}
+wrapcmp_typechecked = set()
+
+def wrapcmp_source_lines(f):
+	if f not in wrapcmp_sources:
+		with open(f, encoding="latin-1") as fd:
+			wrapcmp_sources[f] = fd.read().split("\n")
+	return wrapcmp_sources[f]
+
+def wrapcmp_typedef(f, t):
+	"""t with the typedefs of file f (typedef u32 codel_time_t;) resolved."""
+	text = "\n".join(wrapcmp_source_lines(f))
+	for _ in range(4):
+		m = re.search(r"\btypedef\s+([A-Za-z_][\w\s]*?)\s+%s\s*;" % re.escape(t), text)
+		if not m:
+			break
+		t = " ".join(m.group(1).split())
+	return t
+
+def wrapcmp_macro_type(p, text):
+	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+	if p[0].current_element != "something_else":
+		return None
+	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
+	lines = wrapcmp_source_lines(p[0].file)
+	# a #define continues over lines ending in a backslash, chr(92) (spatch reads
+	# a backslash in quotes here as escaping the quote)
+	first = last = int(p[0].line) - 1
+	while first > 0 and lines[first - 1].rstrip().endswith(chr(92)):
+		first -= 1
+	while last + 1 < len(lines) and lines[last].rstrip().endswith(chr(92)):
+		last += 1
+	body = "\n".join(lines[first:last + 1])
+	define = re.match(r"\s*#\s*define\s+\w+\(([^)]*)\)", body)
+	if not m or not define or m.group(1) not in [a.strip() for a in define.group(1).split(",")]:
+		return None
+	for t, name in WRAPCMP_TYPECHECK.findall(body):
+		if name == m.group(1):
+			return wrapcmp_typedef(p[0].file, " ".join(t.split()))
+	return None
+
+def wrapcmp_operand(p, text):
+	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
+	t = wrapcmp_types.get(wrapcmp_key(p))
+	if t is not None:
+		if "*" in t or "[" in t or t.split()[0] in ("float", "double", "struct", "union"):
+			return "never"
+		if t in WRAPCMP_INT_TYPES:
+			return WRAPCMP_INT_TYPES[t]
+	text = " ".join(str(text).split())
+	m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)", text)
+	if m:
+		cls = WRAPCMP_LITERAL_SUFFIXES.get(m.group(2).lower())
+		if cls == ("32", True) and int(m.group(1), 0) > 0x7fffffff:
+			return None
+		return cls
+	if re.fullmatch(r"[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?[fFlL]?|[0-9]+[eE][-+]?[0-9]+[fFlL]?", text):
+		return "never"
+	for pattern, cls in WRAPCMP_TEXT_TYPES:
+		if re.fullmatch(pattern, text):
+			return cls
+	t = wrapcmp_macro_type(p, text)
+	if t in WRAPCMP_INT_TYPES:
+		wrapcmp_note_type(p, t)
+		wrapcmp_typechecked.add(wrapcmp_key(p))
+		return WRAPCMP_INT_TYPES[t]
+	return None
+
+# the operator as written, with the operand on its left (False) or right (True) of it
+WRAPCMP_OP_SUFFIX = {("<", False): "LT", ("<=", False): "LE", (">", False): "GT",
+		     (">=", False): "GE", ("<", True): "GT", ("<=", True): "GE",
+		     (">", True): "LT", (">=", True): "LE"}
+WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
+
+def wrapcmp_zero_first(pz, pa):
+	"""True when the constant 0 at pz stands before the operand a at pa."""
+	return (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+
+def wrapcmp_difference(ca, cb):
+	"""Kind and width of a - b: "narrow" (promoted to int, cannot overflow), "signed",
+	"unsigned", or "arch" (signed on 64-bit, unsigned on 32-bit, or the reverse)."""
+	if WRAPCMP_RANK[ca[0]] < 2 and WRAPCMP_RANK[cb[0]] < 2:
+		return "narrow", "32"
+	hi, lo = sorted((ca, cb), key=lambda c: (WRAPCMP_RANK[c[0]], not c[1]))[::-1]
+	if not hi[1]:
+		return "unsigned", hi[0]
+	if lo[1] or WRAPCMP_RANK[lo[0]] < 2:
+		return "signed", hi[0]
+	if hi[0] == lo[0]:
+		return "unsigned", hi[0]
+	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
+		return "arch", hi[0]
+	return "signed", hi[0]
+WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
+WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned):
+	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
+	names or types say counter; low: a > b may be what was meant."""
+	if unsigned:
+		return "high"
+	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
+		 wrapcmp_types.get(wrapcmp_key(pb), "")]
+	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+
+def wrapcmp_below(confidence, threshold):
+	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
+	if threshold not in WRAPCMP_CONFIDENCE:
+		raise ValueError("-D confidence=%s: use low, moderate or high" % threshold)
+	return WRAPCMP_CONFIDENCE.index(confidence) < WRAPCMP_CONFIDENCE.index(threshold)
+
+# (long)(a - b) OP 0 on unsigned long operands, as the macro of <linux/jiffies.h> that
+# computes exactly the same; GT and LE have none (time_after() differs at the half-way point)
+WRAPCMP_JIFFIES = {"LT": "time_before(a, b)", "GE": "time_after_eq(a, b)"}
+
+def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
+	if ca != ("L", False) or cb != ("L", False) or suffix not in WRAPCMP_JIFFIES:
+		return ""
+	if "jiffies" not in (" ".join(str(a).split()), " ".join(str(b).split())):
+		return ""
+	return " or " + WRAPCMP_JIFFIES[suffix]
+# what OP 0 says of a value that can never be negative
+WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
+			    "GT": "means a != b", "LE": "means a == b"}
+# where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include).
+# spatch 1.1.1 adds code only after the last include of a kind, so when that one comes
+# after the first function (or in a later #ifdef) there is no right place: report only.
+wrapcmp_first_function = {}
+wrapcmp_includes = {}
+wrapcmp_has_header = set()
+
+def wrapcmp_note_function(p):
+	f = p[0].file
+	wrapcmp_first_function[f] = min(int(p[0].line), wrapcmp_first_function.get(f, 1 << 30))
+
+def wrapcmp_note_include(p, linux):
+	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
+
+def wrapcmp_include_anchor(f):
+	"""Line after which the helper include goes, or None when there is no place for it."""
+	incs = wrapcmp_includes.get(f, set())
+	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
+	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
+		return None
+	return max(lines)
+
+def wrapcmp_cannot_patch(p, *operands):
+	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
+	operands (the positions given) are typecheck()ed, and a place for the include.
+	Empty when it can be rewritten."""
+	f = p[0].file
+	if p[0].current_element == "something_else" and \
+	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
+		return "; not rewritten outside a function (macro body)"
+	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
+	return ""
+
+def wrapcmp_op(op):
+	"""The operator of a binary operator metavariable, without comments or spaces."""
+	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
+# a literal, or a name in capitals (a constant macro)
+WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
+# --- end of the shared block ---
+
+WRAPCMP_TEMP_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
+WRAPCMP_TEMP_FIXED_32 = ("s32", "__s32", "int32_t", "u32", "__u32", "uint32_t")
+
+wrapcmp_temp_sites = {}
+wrapcmp_temp_functions = {}	# file -> start lines of its functions
+wrapcmp_temp_uses = {}		# (file, name) -> (line, column) of each use
+wrapcmp_temp_next = {}		# pd key -> position of the statement after d = a - b
+wrapcmp_temp_declared = set()	# pd keys where d is declared in the function before
+
+def wrapcmp_within(p, q):
+	"""True when the code at p lies within the code at q."""
+	return p[0].file == q[0].file and \
+		(int(q[0].line), int(q[0].column)) <= (int(p[0].line), int(p[0].column)) and \
+		(int(p[0].line_end), int(p[0].column_end)) <= (int(q[0].line_end), int(q[0].column_end))
+
+def wrapcmp_temp_note_use(p, d):
+	wrapcmp_temp_uses.setdefault((p[0].file, str(d)), set()).add(
+		(int(p[0].line), int(p[0].column)))
+
+def wrapcmp_temp_used_between(pd, pc, d):
+	"""True unless the comparison at pc comes after pd in the text with no use of d
+	in between.  (scripts/prefilter.c relies on this: it drops a file where every
+	comparison is preceded by a sure use of d.)"""
+	start = (int(pd[0].line), int(pd[0].column))
+	end = (int(pc[0].line), int(pc[0].column))
+	if end <= start:
+		return True
+	return any(start < u < end for u in wrapcmp_temp_uses.get((pd[0].file, str(d)), ()))
+
+def wrapcmp_temp_other_use(pd, pc, d):
+	"""True when the name d appears in the function of pd other than at pd and pc.
+	A function runs from its name to the next function's name, so a use between
+	two functions counts for the first: more uses, never fewer."""
+	f = pd[0].file
+	line = int(pd[0].line)
+	starts = wrapcmp_temp_functions.get(f, set())
+	lo = max([s for s in starts if s <= line], default=None)
+	if lo is None:
+		return True
+	hi = min([s for s in starts if s > line], default=1 << 30)
+	own = {(int(p[0].line), int(p[0].column)) for p in (pd, pc)}
+	return any(lo <= l < hi and (l, c) not in own
+		   for l, c in wrapcmp_temp_uses.get((f, str(d)), ()))
+
+def wrapcmp_temp_prefix(width, types):
+	"""Helper family of this width; U32 rather than UINT when a type says 32 bits."""
+	if width == "32" and any(t in WRAPCMP_TEMP_FIXED_32 for t in types):
+		return "U32"
+	return WRAPCMP_TEMP_PREFIX[width]
+
+def wrapcmp_temp_candidate(pc, pa, pb, a, b, d):
+	"""The checks that need no other rule: d a signed integer, a and b integers and
+	neither one constant.  Run early, so that the later rules see fewer sites."""
+	cd = wrapcmp_operand(pc, d)
+	ca = wrapcmp_operand(pa, a)
+	cb = wrapcmp_operand(pb, b)
+	if None in (cd, ca, cb) or "never" in (cd, ca, cb) or not cd[1]:
+		return False
+	return not (WRAPCMP_CONSTANT.fullmatch(" ".join(str(a).split())) or
+		    WRAPCMP_CONSTANT.fullmatch(" ".join(str(b).split())))
+
+def wrapcmp_temp_text(p):
+	"""The source text at p, without comments."""
+	lines = wrapcmp_source_lines(p[0].file)
+	l0, c0 = int(p[0].line) - 1, int(p[0].column)
+	l1, c1 = int(p[0].line_end) - 1, int(p[0].column_end)
+	text = "\n".join(lines[l0:l1 + 1])
+	text = text[c0:len(text) - (len(lines[l1]) - c1)]
+	return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+
+def wrapcmp_temp_is_condition(ps, pc, pz, op, d):
+	"""True when the statement at ps is  if (d op 0) ...  or  return d op 0;  (either
+	side, parentheses allowed) and holds the comparison at pc."""
+	if not wrapcmp_within(pc, ps):
+		return False
+	text = wrapcmp_temp_text(ps)
+	m = re.match(r"\s*(if|return)\b\s*", text)
+	if not m:
+		return False
+	rest = text[m.end():]
+	if m.group(1) == "return":
+		cond = rest.rstrip().rstrip(";")
+	else:
+		if not rest.startswith("("):
+			return False
+		depth = 0
+		for i, ch in enumerate(rest):
+			depth += {"(": 1, ")": -1}.get(ch, 0)
+			if depth == 0:
+				cond = rest[1:i]
+				break
+		else:
+			return False
+	cond = re.sub(r"[\s()]", "", cond)
+	zero = re.sub(r"\s", "", wrapcmp_temp_text(pz))
+	o = wrapcmp_op(op)
+	return cond in (str(d) + o + zero, zero + o + str(d))
+
+def wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d):
+	"""Return (helper or None, report message, confidence) or None when not the idiom.
+	The operator is read from the comparison's text at pcmp: inheriting the binary
+	operator metavariable makes spatch's path search in wt_site several times slower."""
+	if not wrapcmp_temp_candidate(pc, pa, pb, a, b, d) or wrapcmp_temp_used_between(pd, pc, d):
+		return None
+	op = re.search(r"<=|>=|<|>", wrapcmp_temp_text(pcmp)).group(0)
+	right = wrapcmp_zero_first(pz, pc)
+	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
+	cd = wrapcmp_operand(pc, d)
+	ca = wrapcmp_operand(pa, a)
+	cb = wrapcmp_operand(pb, b)
+	kind, w = wrapcmp_difference(ca, cb)
+	td = wrapcmp_types.get(wrapcmp_key(pc), "")
+	ta = wrapcmp_types.get(wrapcmp_key(pa), "")
+	tb = wrapcmp_types.get(wrapcmp_key(pb), "")
+	shape = "d = a - b; ... " + ("0 %s d" % op if right else "d %s 0" % op)
+	confidence = wrapcmp_confidence(pa, pb, "%s %s %s" % (a, d, td), b, kind == "unsigned")
+	tail = " (confidence: %s)" % confidence
+	wd = cd[0]
+	if WRAPCMP_RANK[wd] <= WRAPCMP_RANK[w]:
+		# d keeps the low bits of a - b (of the exact value when the operands
+		# are narrower than int, which only wraps when d is narrower still)
+		if kind == "narrow" and WRAPCMP_RANK[wd] >= 2:
+			return None	# d holds the exact a - b: d < 0 means a < b
+		helper = wrapcmp_temp_prefix(wd, (td,)) + "_CMP_" + suffix
+	elif kind == "signed":
+		# d is wider: the wrap, if any, happened in the subtraction
+		helper = wrapcmp_temp_prefix(w, (ta, tb)) + "_CMP_" + suffix
+	elif kind == "unsigned" and (wd, w) in (("L", "32"), ("64", "L")):
+		where = "64-bit" if wd == "L" else "32-bit"
+		return None, ("WARNING: %s: d is wider than the unsigned difference on %s, where "
+			      "it is never negative and d %s 0 %s; not rewritten%s" %
+			      (shape, where, op, WRAPCMP_UNSIGNED_MEANING[suffix], tail)), confidence
+	elif kind == "unsigned":
+		return None, ("WARNING: %s %s: d is wider than the unsigned difference, so it is "
+			      "never negative and the wrap test is dead; not rewritten%s" %
+			      (shape, WRAPCMP_UNSIGNED_MEANING[suffix], tail)), confidence
+	else:
+		return None, ("WARNING: %s: the difference is signed on 64-bit and unsigned on "
+			      "32-bit, and d is wider; not rewritten%s" % (shape, tail)), confidence
+	what = "relies on wrapping" if kind == "unsigned" else "on signed operands can overflow"
+	why = wrapcmp_cannot_patch(pc, pa, pb)
+	if not why and wrapcmp_temp_other_use(pd, pc, d):
+		why = "; not rewritten: d has another use"
+	if not why and not (wrapcmp_key(pd) in wrapcmp_temp_next and wrapcmp_temp_is_condition(
+			wrapcmp_temp_next[wrapcmp_key(pd)], pc, pz, op, d)):
+		why = "; not rewritten: the comparison is not the next statement's condition"
+	if not why and wrapcmp_key(pd) not in wrapcmp_temp_declared:
+		why = "; not rewritten: d is not declared in the function"
+	return None if why else helper, ("WARNING: %s %s: use %s()%s%s" %
+					 (shape, what, helper, why, tail)), confidence
+
+@wt_site disable drop_cast@
+identifier d;
+expression A, B, C, E;
+type T;
+binary operator op = {<, <=, >, >=};
+assignment operator aop;
+position pd, pa, pb, pc, pz, pcmp;
+@@
+
+(
+ T d@pd = A@pa - B@pb;
+|
+ d@pd = A@pa - B@pb;
+)
+ ... when != d
+     when != A aop E
+     when != B aop E
+     when != \( A++ \| ++A \| A-- \| --A \| B++ \| ++B \| B-- \| --B \| &A \| &B \)
+(
+ C@pcmp
+&
+(
+ d@pc op 0@pz
+|
+ 0@pz op d@pc
+)
+)
+
+@wt_type_d@
+position wt_site.pc;
+type TD;
+TD I;
+@@
+
+I@pc
+
+@script:python@
+pc << wt_site.pc;
+t << wt_type_d.TD;
+@@
+wrapcmp_note_type(pc, t)
+
+@wt_type_a@
+position wt_site.pa;
+type TA;
+TA I;
+@@
+
+I@pa
+
+@script:python@
+pa << wt_site.pa;
+t << wt_type_a.TA;
+@@
+wrapcmp_note_type(pa, t)
+
+@wt_type_b@
+position wt_site.pb;
+type TB;
+TB I;
+@@
+
+I@pb
+
+@script:python@
+pb << wt_site.pb;
+t << wt_type_b.TB;
+@@
+wrapcmp_note_type(pb, t)
+
+@script:python wt_typed@
+pd << wt_site.pd;
+pc << wt_site.pc;
+pa << wt_site.pa;
+pb << wt_site.pb;
+a << wt_site.A;
+b << wt_site.B;
+d << wt_site.d;
+@@
+if not wrapcmp_temp_candidate(pc, pa, pb, a, b, d):
+	cocci.include_match(False)
+
+@wt_use@
+identifier wt_site.d;
+position p;
+@@
+
+d@p
+
+@script:python@
+p << wt_use.p;
+d << wt_site.d;
+@@
+wrapcmp_temp_note_use(p, d)
+
+@wt_declared@
+identifier wt_site.d;
+position wt_site.pd;
+type T;
+expression E;
+@@
+
+(
+ T d@pd = E;
+|
+ T d;
+ ... when != d
+ d@pd = E;
+)
+
+@script:python@
+pd << wt_site.pd;
+t << wt_declared.T;
+@@
+wrapcmp_temp_declared.add(wrapcmp_key(pd))
+
+@wt_next depends on wt_site@
+identifier d;
+expression A, B;
+position pd;
+type T;
+statement S;
+position p;
+@@
+
+(
+ T d@pd = A - B;
+|
+ d@pd = A - B;
+)
+ S@p
+
+@script:python@
+pd << wt_next.pd;
+p << wt_next.p;
+@@
+wrapcmp_temp_next[wrapcmp_key(pd)] = p
+
+@wt_has_include depends on wt_site@
+position p;
+@@
+
+#include <linux/wrapcmp.h>@p
+
+@script:python@
+p << wt_has_include.p;
+@@
+wrapcmp_has_header.add(p[0].file)
+
+@wt_function depends on wt_site@
+identifier f;
+position p;
+@@
+
+f(...)@p { ... }
+
+@script:python@
+p << wt_function.p;
+@@
+wrapcmp_note_function(p)
+wrapcmp_temp_functions.setdefault(p[0].file, set()).add(int(p[0].line))
+
+@wt_linux_include depends on wt_site && !wt_has_include@
+position p;
+@@
+
+#include <linux/...>@p
+
+@script:python@
+p << wt_linux_include.p;
+@@
+wrapcmp_note_include(p, True)
+
+@wt_any_include depends on wt_site && !wt_has_include@
+position p;
+@@
+
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << wt_any_include.p;
+@@
+wrapcmp_note_include(p, False)
+
+@script:python wt_decide@
+pd << wt_site.pd;
+pc << wt_site.pc;
+pz << wt_site.pz;
+pa << wt_site.pa;
+pb << wt_site.pb;
+pcmp << wt_site.pcmp;
+a << wt_site.A;
+b << wt_site.B;
+d << wt_site.d;
+@@
+r = wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d)
+if r is None:
+	cocci.include_match(False)
+else:
+	wrapcmp_temp_sites[wrapcmp_key(pc)] = r
+
+@script:python depends on report@
+pc << wt_site.pc;
+@@
+coccilib.report.print_report(pc[0], wrapcmp_temp_sites[wrapcmp_key(pc)][1])
+
+@script:python depends on org@
+pc << wt_site.pc;
+@@
+coccilib.org.print_todo(pc[0], wrapcmp_temp_sites[wrapcmp_key(pc)][1])
+
+@depends on context && !patch@
+identifier wt_site.d;
+expression wt_site.A, wt_site.B;
+binary operator wt_site.op;
+position wt_site.pd, wt_site.pc;
+type T;
+@@
+
+(
+* T d@pd = A - B;
+|
+* d@pd = A - B;
+)
+ ...
+(
+* d@pc op 0
+|
+* 0 op d@pc
+)
+
+@script:python wt_helper depends on patch@
+pc << wt_site.pc;
+threshold << virtual.confidence = "low";
+h;
+@@
+helper, msg, confidence = wrapcmp_temp_sites[wrapcmp_key(pc)]
+if helper is None or wrapcmp_below(confidence, threshold):
+	cocci.include_match(False)
+else:
+	coccinelle.h = cocci.make_ident(helper)
+
+@wt_fix depends on patch@
+identifier wt_site.d;
+expression wt_site.A, wt_site.B, C;
+position wt_site.pd, wt_site.pcmp;
+identifier wt_helper.h;
+type T;
+statement S1, S2;
+@@
+
+(
+- T d@pd = A - B;
+|
+- T d;
+  ... when != d
+- d@pd = A - B;
+)
+(
+  if (
+- C@pcmp
++ h(A, B)
+  ) S1 else S2
+|
+  if (
+- C@pcmp
++ h(A, B)
+  ) S1
+|
+  return
+- C@pcmp
++ h(A, B)
+  ;
+)
+
+@depends on wt_fix && !wt_has_include@
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file) };
+@@
+
+(
+#include <linux/...>@p
++#include <linux/wrapcmp.h>
+|
+#include <...>@p
++#include <linux/wrapcmp.h>
+|
+#include "..."@p
++#include <linux/wrapcmp.h>
+)
