@@ -1,11 +1,16 @@
 /*
  * prefilter: print the names of the files in which a wrapcmp rule could match.
  *
- * Usage: prefilter [-v] < list-of-paths     (one path a line; output keeps input order)
- *        prefilter [-v] FILE...
+ * Usage: prefilter [-v|-k] < list-of-paths     (one path a line; output keeps input order)
+ *        prefilter [-v|-k] FILE...
  * -v also prints, for each passing file, the line of the first candidate site.
+ * -k also prints, after a tab, the kinds of candidate the file holds: 'c' for a
+ *    comparison of a difference with zero (items 1-4 below: the rules whose header
+ *    says "// Prefilter: comparison"), 't' for a difference kept in a variable
+ *    (item 5: "// Prefilter: temporary").  scripts/wrapcmp-run sends each file only
+ *    to the rules of its kinds.
  *
- * Every wrapcmp rule matches a comparison  X OP Z  or  Z OP X  where OP is one of
+ * Every wrapcmp rule but wrapcmp_temporary.cocci (item 5) matches a comparison  X OP Z  or  Z OP X  where OP is one of
  * < <= > >=, Z is the literal 0 and X is a subtraction A - B, possibly in a cast
  * to a signed type and possibly in parentheses:  A - B,  (A - B),  (T)(A - B),
  * ((T)(A - B)),  (T)((A - B)),  (tf)(A - B) ...  (Coccinelle's "X < Y matches
@@ -41,6 +46,23 @@
  *     stream (so tokens on either side of an #ifdef become adjacent: more
  *     candidates, not fewer), and scan each #define body as its own stream too,
  *     in case spatch parses a macro body as an expression.
+ *  5. wrapcmp_temporary.cocci matches  d = A - B;  or  T d = A - B;  followed
+ *     later by  d OP 0  or  0 OP d,  d an identifier, in one function body; it
+ *     drops sites where A or B is one constant (a number or a CAPITAL name).
+ *     Its '=' has d's name right before it (not after . or -> or an opening
+ *     '(': a statement starts there), and its value holds a binary '-' (one
+ *     that follows the end of an operand) at bracket depth 0, or anywhere in
+ *     parentheses around the whole value, which spatch's isomorphisms strip.
+ *     The value ends at the first  ; , ? : = op= && || == != | ^  at depth 0,
+ *     none of which A - B holds at depth 0.  The comparison has d's name as
+ *     the whole operand next to OP, perhaps in balanced parentheses, on the
+ *     side away from the zero.  The rule also wants the comparison to come
+ *     after the assignment in the text, with no use of d in between (the
+ *     positions of all of d's uses that spatch sees).  A file passes when a
+ *     name is assigned such a value and compared with zero later in the same
+ *     top-level brace group (a function body), in the main code or in one
+ *     #define body, and no token in between is surely such a use (the name
+ *     after ( ; = return ... : see surely_used()).
  *
  * make tree-exhaustive runs the rules on every file without this filter and
  * compares the findings with the filtered run: that is the empirical proof.
@@ -50,12 +72,21 @@
 #include <string.h>
 #include <ctype.h>
 
-enum { T_OTHER, T_ZERO, T_MINUS, T_REL, T_STOP, T_OPEN, T_CLOSE, T_IDENT };
+enum {
+	T_OTHER, T_ZERO, T_MINUS, T_REL, T_STOP, T_OPEN, T_CLOSE, T_IDENT,
+	T_ASSIGN,	/* '=' (a stop, like the compound assignments) */
+	T_KEYWORD,	/* return case else do: an expression may follow */
+	T_MEMBER,	/* . -> */
+	T_AMP,		/* a single '&': address-of or bitwise and */
+	T_NUMBER,	/* a number other than zero */
+};
 
 struct tok {
 	unsigned char kind;
-	char ch;	/* bracket character for T_OPEN / T_CLOSE */
+	char ch;	/* bracket character for T_OPEN / T_CLOSE, the character of a one-character T_STOP */
 	int line;
+	const char *name;	/* T_IDENT: its text in the buffer, name_len long */
+	size_t name_len;
 };
 
 static struct tok *toks;
@@ -74,6 +105,8 @@ static void push(unsigned char kind, char ch, int line)
 	toks[ntoks].kind = kind;
 	toks[ntoks].ch = ch;
 	toks[ntoks].line = line;
+	toks[ntoks].name = NULL;
+	toks[ntoks].name_len = 0;
 	ntoks++;
 }
 
@@ -215,7 +248,7 @@ static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
 			depth--;
 		} else if (depth == 0 && k == T_MINUS) {
 			return 1;
-		} else if (depth == 0 && (k == T_STOP || k == T_REL)) {
+		} else if (depth == 0 && (k == T_STOP || k == T_ASSIGN || k == T_REL)) {
 			return 0;
 		}
 	}
@@ -238,6 +271,242 @@ static int scan_stream(size_t lo, size_t hi)
 			return toks[i].line;
 	}
 	return 0;
+}
+
+static int same_name(const struct tok *a, const struct tok *b)
+{
+	return a->name_len == b->name_len && !memcmp(a->name, b->name, a->name_len);
+}
+
+/* can the '-' at i be binary: does the token before it end an operand (a name, a literal, ')' ...) */
+static int binary_minus(size_t i)
+{
+	unsigned char k = toks[i - 1].kind;
+
+	return !(k == T_ASSIGN || k == T_STOP || k == T_REL || k == T_MINUS || k == T_OPEN);
+}
+
+/*
+ * Is the name at i, followed by '=', not a variable assigned in a statement of
+ * its own:  s->d = ...,  s.d = ...,  for (i = n - 1; ...),  while ((d = a - b) ...)?
+ */
+static int not_a_statement(size_t i, size_t lo)
+{
+	return i > lo && (toks[i - 1].kind == T_MEMBER ||
+			 (toks[i - 1].kind == T_OPEN && toks[i - 1].ch == '('));
+}
+
+/*
+ * Can the token at i come right before (dir < 0) or after (dir > 0) the whole
+ * operand of a relational operator, so that the name next to it is all of it?
+ * Not after  ->  .  *  !  ~  +  ++  <<  a cast's ')'  sizeof ... ; not before
+ * ( [  ->  .  *  +  -  ++ ... .  '&' may be a bitwise and, of lower precedence:
+ * accepted.  The edge of the stream is accepted too.
+ */
+static int operand_edge(size_t i, int dir, size_t lo, size_t hi)
+{
+	if (!(i >= lo && i < hi))
+		return 1;
+	switch (toks[i].kind) {
+	case T_STOP: case T_ASSIGN: case T_REL: case T_AMP: case T_KEYWORD:
+		return 1;
+	case T_OPEN:
+		return dir < 0 || toks[i].ch == '{';
+	case T_CLOSE:
+		return dir > 0 || toks[i].ch == '}';
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The name that is the whole operand next to the relational operator at i,
+ * going dir, perhaps in parentheses:  d < 0,  (d) < 0,  0 > d ...; or -1.
+ */
+static long compared_name(size_t i, int dir, size_t lo, size_t hi)
+{
+	size_t j = i + dir, name, parens = 0;
+
+	while (j >= lo && j < hi && toks[j].kind == (dir > 0 ? T_OPEN : T_CLOSE) &&
+	       toks[j].ch == (dir > 0 ? '(' : ')')) {
+		parens++;
+		j += dir;
+	}
+	if (!(j >= lo && j < hi) || toks[j].kind != T_IDENT)
+		return -1;
+	name = j;
+	for (j += dir; parens; parens--, j += dir)
+		if (!(j >= lo && j < hi) || toks[j].kind != (dir > 0 ? T_CLOSE : T_OPEN) ||
+		    toks[j].ch != (dir > 0 ? ')' : '('))
+			return -1;
+	return operand_edge(j, dir, lo, hi) ? (long)name : -1;
+}
+
+/* is toks[a..b) one constant token: a number or a name in capitals (a macro) */
+static int constant_run(size_t a, size_t b)
+{
+	size_t k;
+
+	if (b != a + 1)
+		return 0;
+	if (toks[a].kind == T_NUMBER || toks[a].kind == T_ZERO)
+		return 1;
+	if (toks[a].kind != T_IDENT || !isupper((unsigned char)toks[a].name[0]))
+		return 0;
+	for (k = 1; k < toks[a].name_len; k++)
+		if (!(isupper((unsigned char)toks[a].name[k]) ||
+		      isdigit((unsigned char)toks[a].name[k]) || toks[a].name[k] == '_'))
+			return 0;
+	return 1;
+}
+
+/* does an assigned value end at i: ; , ? : = op= && || == != | ^ or a closing bracket */
+static int value_ends(size_t i, size_t hi)
+{
+	return i >= hi || toks[i].kind == T_STOP || toks[i].kind == T_ASSIGN ||
+	       toks[i].kind == T_CLOSE;
+}
+
+/*
+ * Can the value assigned by the '=' at i be the A - B of the rule: a binary '-'
+ * at bracket depth 0 of it, with neither side one constant token (the rule
+ * leaves  d = len - 4  alone), or any binary '-' in parentheses around the
+ * whole value,  d = (a - b)  (no constant test there).  The value ends at the first  ; , ? :
+ * = op= && || == != | ^  at depth 0 or at an unmatched closing bracket.
+ */
+static int assigned_difference(size_t i, size_t hi)
+{
+	size_t j, first = i + 1, last = 0;
+	int in_first = first < hi && toks[first].kind == T_OPEN && toks[first].ch == '(';
+	long depth = 0;
+
+	for (j = first; j < hi; j++) {
+		unsigned char k = toks[j].kind;
+
+		if (k == T_OPEN) {
+			depth++;
+		} else if (k == T_CLOSE) {
+			if (--depth < 0)
+				break;
+			if (depth == 0 && in_first == 2 && value_ends(j + 1, hi))
+				return 1;
+			if (depth == 0)
+				in_first = 0;
+		} else if (depth == 0 && (k == T_STOP || k == T_ASSIGN)) {
+			break;
+		} else if (k == T_MINUS && binary_minus(j)) {
+			if (depth > 0 && in_first)
+				in_first = 2;
+			if (depth == 0)
+				last = j;
+		}
+	}
+	return last && !constant_run(first, last) && !constant_run(last + 1, j);
+}
+
+/*
+ * The top-level brace group of each token of toks[lo..hi): the index of the
+ * '{' that opens the function body (or initializer) holding it, or hi for the
+ * tokens outside braces.  When the braces do not balance (#if branches that
+ * both open a block ...), every token gets the same group: a function is then
+ * never cut in two.
+ */
+static void brace_groups(size_t lo, size_t hi, size_t *group)
+{
+	long depth = 0;
+	size_t i, open = hi;
+
+	for (i = lo; i < hi; i++) {
+		if (toks[i].kind == T_OPEN && toks[i].ch == '{' && depth++ == 0)
+			open = i;
+		group[i - lo] = depth > 0 ? open : hi;
+		if (toks[i].kind == T_CLOSE && toks[i].ch == '}' && --depth < 0)
+			break;
+	}
+	if (depth != 0)
+		for (i = lo; i < hi; i++)
+			group[i - lo] = lo;
+}
+
+/*
+ * Is the name at i surely read or written as a variable here, so that spatch
+ * sees a use of it: after ( [ { ; ? : = op= && || == != | ^ < > - & return ...,
+ * and not a label (before ':').  Not after ',' or a type (a declarator may
+ * follow those), '*', ')', '}', '.' or '->': those are not counted, which only
+ * lets more files through.
+ */
+static int surely_used(size_t i, size_t lo, size_t hi)
+{
+	unsigned char k;
+
+	if (i + 1 < hi && toks[i + 1].kind == T_STOP && toks[i + 1].ch == ':')
+		return 0;
+	if (i == lo)
+		return 0;
+	k = toks[i - 1].kind;
+	if (k == T_STOP)
+		return toks[i - 1].ch != ',';
+	return k == T_OPEN || k == T_ASSIGN || k == T_REL || k == T_MINUS ||
+	       k == T_KEYWORD || k == T_AMP;
+}
+
+/*
+ * Item 5 of the header, in the stream toks[lo..hi): the line of a comparison
+ * with zero of a name that is assigned a value with a binary '-' in it earlier
+ * in the same function (the same top-level brace group) with no sure use of
+ * the name in between, or 0.
+ */
+static int scan_temporaries(size_t lo, size_t hi)
+{
+	size_t i, j, k, nassigned = 0, ncompared = 0;
+	size_t *assigned = malloc((hi - lo + 1) * sizeof(*assigned));
+	size_t *compared = malloc((hi - lo + 1) * sizeof(*compared));
+	size_t *group = malloc((hi - lo + 1) * sizeof(*group));
+	char *is_compared = calloc(hi - lo + 1, 1);
+	int line = 0;
+
+	if (!assigned || !compared || !group || !is_compared) {
+		perror("prefilter: malloc");
+		exit(2);
+	}
+	brace_groups(lo, hi, group);
+	for (i = lo + 1; i < hi; i++) {
+		if (toks[i].kind == T_ASSIGN && toks[i - 1].kind == T_IDENT &&
+		    !not_a_statement(i - 1, lo)) {
+			if (assigned_difference(i, hi))
+				assigned[nassigned++] = i - 1;
+		} else if (toks[i].kind == T_REL) {
+			long n = -1;
+
+			if (zero_at(i + 1, +1, lo, hi, NULL))
+				n = compared_name(i, -1, lo, hi);
+			if (n < 0 && zero_at(i - 1, -1, lo, hi, NULL))
+				n = compared_name(i, +1, lo, hi);
+			if (n >= 0)
+				compared[ncompared++] = (size_t)n;
+		}
+	}
+	for (k = 0; k < ncompared; k++)
+		is_compared[compared[k] - lo] = 1;
+	for (k = 0; k < nassigned && !line; k++) {
+		size_t a = assigned[k];
+
+		for (j = a + 1; j < hi && group[j - lo] == group[a - lo]; j++) {
+			if (toks[j].kind != T_IDENT || !same_name(&toks[j], &toks[a]))
+				continue;
+			if (is_compared[j - lo]) {
+				line = toks[j].line;
+				break;
+			}
+			if (surely_used(j, lo, hi))
+				break;
+		}
+	}
+	free(assigned);
+	free(compared);
+	free(group);
+	free(is_compared);
+	return line;
 }
 
 static const char *const stops3[] = { "<<=", ">>=", "...", NULL };
@@ -275,8 +544,11 @@ static void classify_punct(const char *p, size_t len, int line)
 		case '<': case '>': push(T_REL, 0, line); return;
 		case '(': case '[': case '{': push(T_OPEN, *p, line); return;
 		case ')': case ']': case '}': push(T_CLOSE, *p, line); return;
-		case ';': case ',': case '?': case ':': case '=': case '|': case '^':
-			push(T_STOP, 0, line); return;
+		case '=': push(T_ASSIGN, 0, line); return;
+		case '.': push(T_MEMBER, 0, line); return;
+		case '&': push(T_AMP, 0, line); return;
+		case ';': case ',': case '?': case ':': case '|': case '^':
+			push(T_STOP, *p, line); return;
 		default: push(T_OTHER, 0, line); return;
 		}
 	}
@@ -285,7 +557,11 @@ static void classify_punct(const char *p, size_t len, int line)
 			push(T_REL, 0, line);
 			return;
 		}
-		if (!memcmp(p, "->", 2) || !memcmp(p, "++", 2) || !memcmp(p, "--", 2) ||
+		if (!memcmp(p, "->", 2)) {
+			push(T_MEMBER, 0, line);
+			return;
+		}
+		if (!memcmp(p, "++", 2) || !memcmp(p, "--", 2) ||
 		    !memcmp(p, "<<", 2) || !memcmp(p, ">>", 2) || !memcmp(p, "##", 2)) {
 			push(T_OTHER, 0, line);
 			return;
@@ -297,8 +573,12 @@ static void classify_punct(const char *p, size_t len, int line)
 	push(T_STOP, 0, line);
 }
 
+enum { K_COMPARISON = 1, K_TEMPORARY = 2 };
+
+/* the kinds of candidate in buf[0..n), and the first candidate line */
 static int scan_buffer(char *buf, size_t n, int *first_line)
 {
+	int kinds = 0, line_t;
 	size_t i = 0, main_start;
 	int line = 1, at_line_start = 1, in_directive = 0;
 	size_t dstart = 0;
@@ -370,7 +650,9 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 				while (i < n && (isalnum((unsigned char)buf[i]) || buf[i] == '_' || buf[i] == '$'))
 					i++;
 				tag[ntoks] = cur;
-				push(is_expr_keyword(buf + s0, i - s0) ? T_OTHER : T_IDENT, 0, line);
+				push(is_expr_keyword(buf + s0, i - s0) ? T_KEYWORD : T_IDENT, 0, line);
+				toks[ntoks - 1].name = buf + s0;
+				toks[ntoks - 1].name_len = i - s0;
 				continue;
 			}
 			if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)buf[i + 1]))) {
@@ -388,7 +670,7 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 						break;
 				}
 				tag[ntoks] = cur;
-				push(is_zero_literal(buf + s, i - s) ? T_ZERO : T_OTHER, 0, line);
+				push(is_zero_literal(buf + s, i - s) ? T_ZERO : T_NUMBER, 0, line);
 				continue;
 			}
 			if (c == '"' || c == '\'') {
@@ -452,14 +734,19 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 		free(mtoks);
 	}
 	*first_line = scan_stream(main_start, nm);
-	if (*first_line)
-		return 1;
-	for (size_t d = 0; d < ndstreams; d += 2) {
+	for (size_t d = 0; d < ndstreams && !*first_line; d += 2)
 		*first_line = scan_stream(dstreams[d], dstreams[d + 1]);
-		if (*first_line)
-			return 1;
+	if (*first_line)
+		kinds |= K_COMPARISON;
+	line_t = scan_temporaries(main_start, nm);
+	for (size_t d = 0; d < ndstreams && !line_t; d += 2)
+		line_t = scan_temporaries(dstreams[d], dstreams[d + 1]);
+	if (line_t) {
+		kinds |= K_TEMPORARY;
+		if (!*first_line || line_t < *first_line)
+			*first_line = line_t;
 	}
-	return 0;
+	return kinds;
 }
 
 /*
@@ -539,15 +826,21 @@ static size_t clean(char *b, size_t n)
 static char *buf;
 static size_t capbuf;
 
-static int check_file(const char *path, int verbose)
+enum { OUT_NAME, OUT_LINE, OUT_KINDS };
+
+static int check_file(const char *path, int mode)
 {
 	FILE *f = fopen(path, "rb");
 	size_t n = 0, got;
-	int line;
+	int line, kinds;
 
 	if (!f) {
 		fprintf(stderr, "prefilter: %s: cannot open\n", path);
 		/* let spatch see it and fail loudly rather than drop it silently */
+		if (mode == OUT_KINDS)
+			printf("%s\tct\n", path);
+		else
+			printf("%s\n", path);
 		return 1;
 	}
 	for (;;) {
@@ -566,37 +859,40 @@ static int check_file(const char *path, int verbose)
 	}
 	fclose(f);
 	n = clean(buf, n);
-	if (scan_buffer(buf, n, &line)) {
-		if (verbose)
-			printf("%s:%d\n", path, line);
-		else
-			printf("%s\n", path);
-		return 1;
-	}
-	return 0;
+	kinds = scan_buffer(buf, n, &line);
+	if (!kinds)
+		return 0;
+	if (mode == OUT_LINE)
+		printf("%s:%d\n", path, line);
+	else if (mode == OUT_KINDS)
+		printf("%s\t%s%s\n", path, kinds & K_COMPARISON ? "c" : "",
+		       kinds & K_TEMPORARY ? "t" : "");
+	else
+		printf("%s\n", path);
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	int verbose = 0, i = 1;
+	int mode = OUT_NAME, i = 1;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
-	if (argc > 1 && !strcmp(argv[1], "-v")) {
-		verbose = 1;
+	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-k"))) {
+		mode = argv[1][1] == 'v' ? OUT_LINE : OUT_KINDS;
 		i = 2;
 	}
 	if (i < argc) {
 		for (; i < argc; i++)
-			check_file(argv[i], verbose);
+			check_file(argv[i], mode);
 		return 0;
 	}
 	while ((len = getline(&line, &cap, stdin)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = 0;
 		if (len)
-			check_file(line, verbose);
+			check_file(line, mode);
 	}
 	free(line);
 	return 0;
