@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/types.h>
 
-int excluded_after(int a, int b)
+int excluded_after(int seq, int ack)
 {
-	return a - b > 0;
+	return seq - ack > 0;
 }

@@ -22,3 +22,9 @@ int foo_spaces(u32 a, u32 b)
 {
         return (s32)(a - b) < 0;
 }
+
+/* no counter here: left out at confidence moderate, listed in the cover letter */
+int foo_room(int size, int used)
+{
+	return size - used > 0;
+}

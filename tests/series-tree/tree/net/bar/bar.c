@@ -15,3 +15,10 @@ int bar_window(u32 first_sequence_number_in_receive_window, u32 last_sequence_nu
 {
 	return (s32)(first_sequence_number_in_receive_window - last_sequence_number_acknowledged_by_peer) >= 0 ? 1 : 0;
 }
+
+int bar_window_behind(u32 first, u32 last)
+{
+	s32 d = first - last;
+
+	return d < 0;
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/types.h>
 
-int alpha_later(s64 a, s64 b)
+int alpha_later(s64 stamp, s64 last)
 {
-	return a - b > 0;
+	return stamp - last > 0;
 }
