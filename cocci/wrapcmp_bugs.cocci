@@ -301,7 +301,7 @@ def wrapcmp_ucast_decide(pa, pz, t, tf, op):
 					WRAPCMP_UCAST_PREFIX[cast], suffix))
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow: wb_site_find finds the sites without it, then wb_site binds the
+// which is slow (and slower with E@pc first): wb_site_find finds the sites without it, then wb_site binds the
 // whole comparison E at the few places found.
 @wb_site_find disable drop_cast@
 expression A, B;
@@ -327,8 +327,6 @@ position wb_site_find.pa, wb_site_find.pz;
 @@
 
 (
- E@pc
-&
 (
  A@pa - B@pb op 0@pz
 |
@@ -338,6 +336,8 @@ position wb_site_find.pa, wb_site_find.pz;
 |
  0@pz op (A@pa - B@pb)
 )
+&
+ E@pc
 )
 
 @wb_type_a@
@@ -384,7 +384,7 @@ else:
 	wrapcmp_bug_sites[wrapcmp_key(pc)] = msg
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow: wb_ucast_find finds the sites without it, then wb_ucast binds the
+// which is slow (and slower with E@pc first): wb_ucast_find finds the sites without it, then wb_ucast binds the
 // whole comparison E at the few places found.
 @wb_ucast_find disable drop_cast@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
@@ -434,8 +434,6 @@ position wb_ucast_find.pa, wb_ucast_find.pz;
 @@
 
 (
- E@pc
-&
 (
  (T)(A@pa - B) op 0@pz
 |
@@ -453,6 +451,8 @@ position wb_ucast_find.pa, wb_ucast_find.pz;
 |
  0@pz op ((tf)(A@pa - B))
 )
+&
+ E@pc
 )
 
 @script:python@

@@ -296,7 +296,7 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 					 (shape, helper, hint, why, tail)), confidence
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow: wc_site_find finds the sites without it, then wc_site binds the
+// which is slow (and slower with E@pc first): wc_site_find finds the sites without it, then wc_site binds the
 // whole comparison E at the few places found.
 @wc_site_find disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
@@ -354,8 +354,6 @@ position wc_site_find.pa, wc_site_find.pz;
 @@
 
 (
- E@pc
-&
 (
  (T)(A@pa - B@pb) op 0@pz
 |
@@ -381,6 +379,8 @@ position wc_site_find.pa, wc_site_find.pz;
 |
  0@pz op (tf)((A@pa - B@pb))
 )
+&
+ E@pc
 )
 
 @wc_type_a@

@@ -273,7 +273,7 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 					 "(confidence: %s)" % (shape, helper, why, confidence)), confidence
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow: ws_site_find finds the sites without it, then ws_site binds the
+// which is slow (and slower with E@pc first): ws_site_find finds the sites without it, then ws_site binds the
 // whole comparison E at the few places found.
 @ws_site_find disable drop_cast@
 expression A, B;
@@ -299,8 +299,6 @@ position ws_site_find.pa, ws_site_find.pz;
 @@
 
 (
- E@pc
-&
 (
  A@pa - B@pb op 0@pz
 |
@@ -310,6 +308,8 @@ position ws_site_find.pa, ws_site_find.pz;
 |
  0@pz op (A@pa - B@pb)
 )
+&
+ E@pc
 )
 
 @ws_type_a@
