@@ -296,14 +296,17 @@ def wrapcmp_temp_prefix(width, types):
 
 def wrapcmp_temp_candidate(pc, pa, pb, a, b, d):
 	"""The checks that need no other rule: d a signed integer, a and b integers and
-	neither one constant.  Run early, so that the later rules see fewer sites."""
+	neither one constant.  Run early, so that the later rules see fewer sites.
+	Returns the classes of d, a and b, or None."""
 	cd = wrapcmp_operand(pc, d)
 	ca = wrapcmp_operand(pa, a)
 	cb = wrapcmp_operand(pb, b)
 	if None in (cd, ca, cb) or "never" in (cd, ca, cb) or not cd[1]:
-		return False
-	return not (WRAPCMP_CONSTANT.fullmatch(" ".join(str(a).split())) or
-		    WRAPCMP_CONSTANT.fullmatch(" ".join(str(b).split())))
+		return None
+	if WRAPCMP_CONSTANT.fullmatch(" ".join(str(a).split())) or \
+	   WRAPCMP_CONSTANT.fullmatch(" ".join(str(b).split())):
+		return None
+	return cd, ca, cb
 
 def wrapcmp_temp_text(p):
 	"""The source text at p, without comments."""
@@ -346,14 +349,13 @@ def wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d):
 	"""Return (helper or None, report message, confidence) or None when not the idiom.
 	The operator is read from the comparison's text at pcmp: inheriting the binary
 	operator metavariable makes spatch's path search in wt_site several times slower."""
-	if not wrapcmp_temp_candidate(pc, pa, pb, a, b, d) or wrapcmp_temp_used_between(pd, pc, d):
+	classes = wrapcmp_temp_candidate(pc, pa, pb, a, b, d)
+	if classes is None or wrapcmp_temp_used_between(pd, pc, d):
 		return None
+	cd, ca, cb = classes
 	op = re.search(r"<=|>=|<|>", wrapcmp_temp_text(pcmp)).group(0)
 	right = wrapcmp_zero_first(pz, pc)
 	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
-	cd = wrapcmp_operand(pc, d)
-	ca = wrapcmp_operand(pa, a)
-	cb = wrapcmp_operand(pb, b)
 	kind, w = wrapcmp_difference(ca, cb)
 	td = wrapcmp_types.get(wrapcmp_key(pc), "")
 	ta = wrapcmp_types.get(wrapcmp_key(pa), "")
@@ -474,7 +476,7 @@ a << wt_site.A;
 b << wt_site.B;
 d << wt_site.d;
 @@
-if not wrapcmp_temp_candidate(pc, pa, pb, a, b, d):
+if wrapcmp_temp_candidate(pc, pa, pb, a, b, d) is None:
 	cocci.include_match(False)
 
 @wt_use@
