@@ -204,7 +204,7 @@ def wrapcmp_jiffies_hint(ca, cb, a, b, suffix):
 WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 			    "GT": "means a != b", "LE": "means a == b"}
 # where <linux/wrapcmp.h> goes: after the last <linux/...> include (else the last include).
-# spatch 1.1.1 adds code only after the last include of a kind, so when that one comes
+# Coccinelle 1.1.1 adds code only after the last include of a kind, so when that one comes
 # after the first function (or in a later #ifdef) there is no right place: report only.
 wrapcmp_first_function = {}
 wrapcmp_includes = {}

@@ -21,3 +21,10 @@ int mode_bug(u32 a, u32 b)
 {
 	return a - b > 0;
 }
+
+int mode_temporary(u32 a, u32 b)
+{
+	int d = a - b;
+
+	return d < 0;
+}
