@@ -1,8 +1,10 @@
 /*
  * prefilter: print the names of the files in which a wrapcmp rule could match.
  *
- * Usage: prefilter [-v|-k] < list-of-paths     (one path a line; output keeps input order)
+ * Usage: prefilter [-v|-k] [-0] < list-of-paths   (one path a line; output keeps input order)
  *        prefilter [-v|-k] FILE...
+ * -0 reads NUL-terminated paths and ends each output field with a NUL instead of a
+ *    tab or a newline, so that any file name passes through (scripts/wrapcmp-run).
  * -v also prints, for each passing file, the line of the first candidate site.
  * -k also prints, after a tab, the kinds of candidate the file holds: 'c' for a
  *    comparison of a difference with zero (items 1-4 below: the rules whose header
@@ -828,6 +830,15 @@ static size_t capbuf;
 
 enum { OUT_NAME, OUT_LINE, OUT_KINDS };
 
+/* the field separators: tab and newline, or NUL and NUL with -0 */
+static char sep = '\t', eol = '\n';
+
+static void print_kinds(const char *path, int kinds)
+{
+	printf("%s%c%s%s%c", path, sep, kinds & K_COMPARISON ? "c" : "",
+	       kinds & K_TEMPORARY ? "t" : "", eol);
+}
+
 static int check_file(const char *path, int mode)
 {
 	FILE *f = fopen(path, "rb");
@@ -838,9 +849,9 @@ static int check_file(const char *path, int mode)
 		fprintf(stderr, "prefilter: %s: cannot open\n", path);
 		/* let spatch see it and fail loudly rather than drop it silently */
 		if (mode == OUT_KINDS)
-			printf("%s\tct\n", path);
+			print_kinds(path, K_COMPARISON | K_TEMPORARY);
 		else
-			printf("%s\n", path);
+			printf("%s%c", path, eol);
 		return 1;
 	}
 	for (;;) {
@@ -863,33 +874,38 @@ static int check_file(const char *path, int mode)
 	if (!kinds)
 		return 0;
 	if (mode == OUT_LINE)
-		printf("%s:%d\n", path, line);
+		printf("%s:%d%c", path, line, eol);
 	else if (mode == OUT_KINDS)
-		printf("%s\t%s%s\n", path, kinds & K_COMPARISON ? "c" : "",
-		       kinds & K_TEMPORARY ? "t" : "");
+		print_kinds(path, kinds);
 	else
-		printf("%s\n", path);
+		printf("%s%c", path, eol);
 	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	int mode = OUT_NAME, i = 1;
+	int mode = OUT_NAME, i = 1, delim = '\n';
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
-	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-k"))) {
-		mode = argv[1][1] == 'v' ? OUT_LINE : OUT_KINDS;
-		i = 2;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] && !argv[i][2]; i++) {
+		if (argv[i][1] == 'v')
+			mode = OUT_LINE;
+		else if (argv[i][1] == 'k')
+			mode = OUT_KINDS;
+		else if (argv[i][1] == '0')
+			delim = sep = eol = 0;
+		else
+			break;
 	}
 	if (i < argc) {
 		for (; i < argc; i++)
 			check_file(argv[i], mode);
 		return 0;
 	}
-	while ((len = getline(&line, &cap, stdin)) > 0) {
-		if (line[len - 1] == '\n')
+	while ((len = getdelim(&line, &cap, delim, stdin)) > 0) {
+		if (line[len - 1] == delim)
 			line[--len] = 0;
 		if (len)
 			check_file(line, mode);

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """macro-scan: the wrapcmp idioms inside function-like #define bodies, which spatch does not match.
 
 Usage: macro-scan [--tree DIR] [--files-from LIST|-] [FILE...]
@@ -219,6 +218,22 @@ def message(site):
             "macro bodies are not rewritten" % site)
 
 
+def sites(text):
+    """[(line, column, message)] of one file's text: line 1-based, column 0-based."""
+    if "define" not in text:
+        return []
+    out = []
+    for off, site in sorted(set(scan_text(text))):
+        out.append((text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1),
+                    message(site)))
+    return out
+
+
+def scan(text, shown):
+    """The report lines (path:line:col: message [macro]) of one file's text."""
+    return ["%s:%d:%d: %s [macro]\n" % ((shown,) + s) for s in sites(text)]
+
+
 def scan_file(path, shown):
     try:
         with open(path, encoding="latin-1") as f:
@@ -226,21 +241,14 @@ def scan_file(path, shown):
     except OSError as e:
         sys.stderr.write("macro-scan: %s: %s\n" % (path, e))
         return 1
-    if "define" not in text:
-        return 0
-    lines = []
-    for off, site in sorted(set(scan_text(text))):
-        line = text.count("\n", 0, off) + 1
-        col = off - (text.rfind("\n", 0, off) + 1)
-        lines.append("%s:%d:%d: %s [macro]\n" % (shown, line, col, message(site)))
-    sys.stdout.write("".join(lines))
+    sys.stdout.write("".join(scan(text, shown)))
     return 0
 
 
 def main():
     import argparse
     import os
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="macro-scan", description=__doc__.split("\n")[0])
     ap.add_argument("--tree", default=None, help="paths are relative to this folder")
     ap.add_argument("--files-from", default=None, help="file with one path a line, - for stdin")
     ap.add_argument("files", nargs="*")
@@ -253,8 +261,4 @@ def main():
     for f in files:
         full = os.path.join(args.tree, f) if args.tree else f
         rc |= scan_file(full, f)
-    sys.exit(rc)
-
-
-if __name__ == "__main__":
-    main()
+    return rc

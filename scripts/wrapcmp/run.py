@@ -1,0 +1,265 @@
+"""wrapcmp-run: apply every cocci/*.cocci rule to a whole C tree (a Linux kernel by default).
+
+Writes OUT/report.txt, OUT/report.json, OUT/wrapcmp.diff and OUT/summary.txt.
+
+How it is fast and still complete:
+  1. scripts/prefilter.c (compiled on first use into a cache folder) reads every .c/.h file
+     and lets through only the files that hold a token-level candidate: a <, <=, > or >=
+     next to a literal 0 whose other operand holds a '-' token, or a name assigned a
+     difference and compared with 0 later.  Its header comment gives the argument why no
+     file in which a rule can match is dropped; `make tree-exhaustive` (--no-prefilter)
+     checks it on the whole tree.
+  2. The files that pass are copied to a scratch folder under generated names: spatch
+     never sees a name from the tree (spatch 1.1.1 hands names to a shell in patch mode),
+     and every pass reads the same bytes.
+  3. The rules are concatenated into one semantic patch (duplicate `virtual` lines removed,
+     report calls tagged with the rule's name), so spatch parses each file once for every
+     rule in report mode.
+  4. The files are cut into shards of a fixed size (independent of JOBS, so the results do
+     not depend on it) and GNU parallel runs one spatch per shard: --joblog, --timeout,
+     --retries 2 (one retry), --sshloginfile HOSTS.  A shard that still fails is rerun file
+     by file; a file that still fails is listed in summary.txt and makes the run exit 1,
+     unless --allow-parse-failures.
+  5. Patch mode runs only on the files that have a finding it rewrites, each rule in
+     file-name order on the result of the one before; lines spatch did not change keep
+     their bytes (CRLF files too); the diff is made against the snapshot.
+  6. scripts/macro-scan's scanner reports the idiom inside #define bodies (rule "macro").
+  7. At the end, every finding the report calls rewritten must be in the diff and every
+     hunk of the diff must belong to one, and no file of the snapshot may have changed in
+     the tree; otherwise the run fails and says what differs.
+
+Outputs are written to a temporary folder and renamed into place at the end: an error or
+Ctrl-C leaves the previous OUT as it was and the tree untouched.  A lock beside OUT keeps
+a second run out of it.  --apply applies the diff to the tree after a dry run, all or
+nothing.
+"""
+import argparse
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+from . import outputs
+from .apply import apply_diff, check_writable
+from .macro_scan import sites as macro_sites
+from .patch_pass import patch_pass, unified_diff, worker
+from .prefilter import prefilter
+from .report_pass import report_pass
+from .rules import read_rules
+from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
+    ensure_default_tree, list_sources
+from .util import Fatal, ROOT, env_flag, log, set_prog
+from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
+
+
+def parse_args(argv):
+    doc = __doc__
+    ap = argparse.ArgumentParser(prog="wrapcmp-run", description=doc.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(doc.split("\n")[2:]))
+    ap.add_argument("--tree", default=os.environ.get("TREE") or DEFAULT_TREE,
+                    help="the C tree (default %s, unpacked from %s on first use)"
+                    % (DEFAULT_TREE, DEFAULT_TARBALL))
+    ap.add_argument("--out", default=os.environ.get("OUT") or "out", help="output folder")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS") or os.cpu_count()))
+    ap.add_argument("--rules", default=os.path.join(ROOT, "cocci"), help="folder of .cocci")
+    ap.add_argument("--apply", action="store_true", default=env_flag("APPLY"))
+    ap.add_argument("--allow-parse-failures", action="store_true",
+                    default=env_flag("ALLOW_PARSE_FAILURES"))
+    ap.add_argument("--hosts", default=os.environ.get("HOSTS") or None,
+                    help="GNU parallel --sshloginfile (the tree, this repository and the "
+                    "work folder must be at the same paths on every host)")
+    ap.add_argument("--confidence", default=os.environ.get("CONFIDENCE") or "low",
+                    choices=CONFIDENCES,
+                    help="patch only findings of at least this confidence (default low: all)")
+    ap.add_argument("--report-only-dirs", default=os.environ.get("REPORT_ONLY_DIRS"),
+                    help="space-separated top-level folders that are reported, never patched "
+                         "(default: 'tools scripts' in a kernel tree, none elsewhere)")
+    ap.add_argument("--no-prefilter", action="store_true", help="send every file to spatch")
+    ap.add_argument("--shard-size", type=int, default=None,
+                    help="files per spatch process (default 16, 40 without prefilter)")
+    ap.add_argument("--timeout", type=int, default=int(os.environ.get("SHARD_TIMEOUT") or 120),
+                    help="seconds a shard may take, plus --timeout-per-file for each file")
+    ap.add_argument("--timeout-per-file", type=int, default=60)
+    ap.add_argument("--workdir", default=os.environ.get("WORKDIR") or None,
+                    help="where the scratch folder goes (default: system temp)")
+    ap.add_argument("--keep-work", action="store_true", help="keep the scratch folder")
+    args = ap.parse_args(argv)
+    if args.shard_size is None:
+        args.shard_size = 40 if args.no_prefilter else 16
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    return args
+
+
+def report_only_dirs(args, tree):
+    """A kernel's tools/ and scripts/ are host programs built against tools/include or the
+    host's headers, where <linux/wrapcmp.h> does not exist: they are reported only."""
+    if args.report_only_dirs is not None:
+        return tuple(d.rstrip("/") + "/" for d in args.report_only_dirs.split())
+    return ("tools/", "scripts/") if os.path.exists(os.path.join(tree, "Kbuild")) else ()
+
+
+def rewritten_findings(args, findings, rules, report_only, failed):
+    """The findings the patch pass must rewrite: a rule that rewrites, a message that does
+    not say "not rewritten" (every rule says so in the others), the patch confidence,
+    outside the report-only folders, in a file that did not fail."""
+    rewriting = {r["name"] for r in rules if r["rewrites"]}
+    conf = {r["name"]: r["confidence"] for r in rules}
+    return [f for f in findings
+            if f["rule"] in rewriting and "not rewritten" not in f["message"] and
+            confidence_rank(confidence_of(f, conf)) >= confidence_rank(args.confidence) and
+            not (report_only and f["file"].startswith(report_only)) and
+            f["file"] not in failed]
+
+
+def run(args):
+    t0 = time.time()
+    for tool in ("spatch", "parallel", "diff", "patch"):
+        if shutil.which(tool) is None:
+            raise Fatal("%s not found: run 'make install-deps'" % tool)
+    tree_label = args.tree
+    if os.path.abspath(args.tree) == DEFAULT_TREE:
+        ensure_default_tree(DEFAULT_TREE)
+        tree_label = "linux-source-6.1 (default)"
+    tree = os.path.abspath(args.tree)
+    if not os.path.exists(tree):
+        raise Fatal("tree %s does not exist" % args.tree)
+    if not os.path.isdir(tree):
+        raise Fatal("tree %s is not a folder" % args.tree)
+    if args.apply:
+        check_writable(tree)
+    out = os.path.abspath(args.out)
+    rules = read_rules(args.rules)
+    files = list_sources(tree)
+    if not files:
+        raise Fatal("tree %s has no .c or .h files: not a C tree" % args.tree)
+    log("%d .c/.h files in %s; rules: %s" % (len(files), args.tree,
+                                              " ".join(r["name"] for r in rules)))
+    try:
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+    except OSError as e:
+        raise Fatal("cannot create the folder of OUT=%s: %s" % (args.out, e.strerror or e))
+    with outputs.OutLock(out):
+        work = tempfile.mkdtemp(prefix="wrapcmp-work-", dir=args.workdir)
+        stage = None
+        try:
+            stage = tempfile.mkdtemp(prefix=".%s.tmp-" % os.path.basename(out),
+                                     dir=os.path.dirname(out))
+            run_in(args, tree, tree_label, files, rules, work, stage, out, t0)
+            stage = None
+        finally:
+            if stage:
+                shutil.rmtree(stage, ignore_errors=True)
+            if args.keep_work:
+                log("scratch folder kept: %s" % work)
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+
+
+def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
+    phases = []
+    t = time.time()
+    if args.no_prefilter:
+        kinds = {f: None for f in files}
+    else:
+        kinds = prefilter(tree, files, args.jobs)
+        log("prefilter: %d of %d files may hold a site (%.1f s)"
+            % (len(kinds), len(files), time.time() - t))
+    cand = list(kinds)
+    snap = Snapshot(tree, os.path.join(work, "src"), cand)
+    phases.append(("prefilter", time.time() - t))
+    t = time.time()
+    findings, parse_errors, failures, _ = report_pass(args, work, snap, kinds, rules)
+    failures.update(snap.unreadable)
+    phases.append(("spatch report", time.time() - t))
+    t = time.time()
+    report_only = report_only_dirs(args, tree)
+    rewritten = rewritten_findings(args, findings, rules, report_only, failures)
+    rules_of = {}
+    for f in rewritten:
+        rules_of.setdefault(f["file"], set()).add(f["rule"])
+    to_patch = sorted(rules_of, key=byte_order)
+    me = os.path.join(ROOT, "scripts", "wrapcmp-run")
+    new, pfail = patch_pass(args, work, snap, to_patch, rules, rules_of,
+                            ["-D", "confidence=" + args.confidence], me) \
+        if to_patch else ({}, {})
+    failures.update(pfail)
+    diffs = {rel: unified_diff(work, snap, rel, new[rel]) for rel in sorted(new, key=byte_order)}
+    diff = b"".join(diffs[rel] for rel in sorted(diffs, key=byte_order))
+    phases.append(("spatch patch", time.time() - t))
+    t = time.time()
+    # spatch also matches #define bodies that are expressions: keep its finding there
+    seen = {(f["file"], f["line"]) for f in findings}
+    for rel in cand:
+        if rel in snap.ids:
+            text = snap.data(rel).decode("latin-1")
+            for line, col, message in macro_sites(text):
+                if (rel, line) not in seen:
+                    findings.append({"rule": "macro", "file": rel, "line": line, "col": col,
+                                     "line_end": None, "col_end": None, "message": message})
+    phases.append(("macro scan", time.time() - t))
+    changed = snap.changed()
+    if changed:
+        raise Fatal("%d file(s) changed in the tree while the run read them, so the results "
+                    "would not match the tree: %s%s. No output was written; run again when "
+                    "the tree is still" % (len(changed), ", ".join(changed[:5]),
+                                           " ..." if len(changed) > 5 else ""))
+    rewritten = [f for f in rewritten if f["file"] not in pfail]
+    problems = outputs.consistency(rewritten, diffs)
+    if problems:
+        raise Fatal("the report and wrapcmp.diff disagree (no output was written):\n  %s"
+                    % "\n  ".join(problems[:20]))
+    texts = {}
+
+    def text_of(rel):
+        if rel not in texts:
+            texts[rel] = snap.data(rel).decode("utf-8", "replace").split("\n") \
+                if rel in snap.ids else []
+        return texts[rel]
+    stats = {"tree_label": tree_label, "scanned": len(files), "to_spatch": len(cand),
+             "failures": failures, "parse_errors": parse_errors, "t0": t0,
+             "patched": len(diffs), "phases": phases, "report_only": report_only,
+             "no_prefilter": args.no_prefilter, "confidence": args.confidence,
+             "jobs": ("hosts file " + args.hosts) if args.hosts else args.jobs}
+    outputs.write_outputs(stage, findings, rules, diff, stats, text_of)
+    if failures and not args.allow_parse_failures:
+        # keep the outputs, but make the failure loud
+        outputs.install_outputs(stage, out)
+        raise Fatal("%d file(s) failed in spatch even alone; they are listed in %s. "
+                    "ALLOW_PARSE_FAILURES=1 accepts this"
+                    % (len(failures), os.path.join(args.out, "summary.txt")))
+    if args.apply and diff:
+        apply_diff(tree, os.path.join(stage, "wrapcmp.diff"), sorted(diffs, key=byte_order))
+        log("applied the patch to %d file(s) of %s" % (len(diffs), args.tree))
+    outputs.install_outputs(stage, out)
+    log("%d findings, %d files patched; outputs in %s (%.1f s)"
+        % (len({finding_key(f) for f in findings}), len(diffs), args.out, time.time() - t0))
+
+
+def on_signal(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    set_prog("wrapcmp-run")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--patch-worker"]:
+        return worker(argv[1:])
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        run(parse_args(argv))
+    except Fatal as e:
+        log("error: %s" % e)
+        return 2
+    except OSError as e:
+        where = " (%s)" % e.filename if e.filename else ""
+        log("error: %s%s; no new output was written and the tree was not changed"
+            % (e.strerror or e, where))
+        return 2
+    except KeyboardInterrupt:
+        log("interrupted: no new output was written and the tree was not changed")
+        return 130
+    return 0
