@@ -195,7 +195,7 @@ def parse_header(text, kernel):
 
     funcs_found = {}
     fre = re.compile(
-        r"static\s+inline\s+(\w+(?:\s+\w+)*)\s+%s\s*##\s*_CMP_(\w+)\s*\(\s*%s\s+(\w+)\s*,\s*%s"
+        r"static\s+inline\s+(\w+(?:\s+\w+)*)\s+__\s*##\s*%s\s*##\s*_CMP_(\w+)\s*\(\s*%s\s+(\w+)\s*,\s*%s"
         r"\s+(\w+)\s*\)\s*\{\s*return\s+([^;{}]*);\s*\}" % (px, pt, pt))
     for m in fre.finditer(body):
         ret, op, an, bn, expr = m.groups()
@@ -207,7 +207,7 @@ def parse_header(text, kernel):
     n_static = len(re.findall(r"\bstatic\b", body))
     if sorted(funcs_found) != sorted(OPS) or n_static != 4:
         raise ParseError("family body: found %s (%d static functions); expected exactly "
-                         "LT, LE, GT, GE as 'static inline int X##_CMP_OP(T a, T b) "
+                         "LT, LE, GT, GE as 'static inline int __##X##_CMP_OP(T a, T b) "
                          "{ return EXPR; }'" % (sorted(funcs_found), n_static))
 
     insts = []
@@ -217,7 +217,39 @@ def parse_header(text, kernel):
             if len(args) != 3:
                 raise ParseError("bad instantiation: %s" % m.group(0))
             insts.append(tuple(args))
-    return {"params": params, "funcs": funcs_found, "insts": insts, "objs": objs}
+    return {"params": params, "funcs": funcs_found, "insts": insts, "objs": objs,
+            "macros": funcs}
+
+
+def check_macros(h):
+    """The public names are macros that check their arguments and call the proved
+    function of the same name: [(name, error or None)]."""
+    out = []
+    call = h["macros"].get("__WRAPCMP_CALL")
+    wide = h["macros"].get("__WRAPCMP_CALL_WIDE")
+    if not call or " ".join(call[1].split()).replace(" ", "")[-len("__##f(a,b))"):] != "__##f(a,b))" \
+            or "__WRAPCMP_IS_INT(a)&&__WRAPCMP_IS_INT(b)" not in call[1].replace(" ", ""):
+        return [("__WRAPCMP_CALL", "missing, or not: check both arguments, call __##f(a, b)")]
+    if not wide or "sizeof((a)-(b))>=(bytes)" not in wide[1].replace(" ", "") or \
+            "__WRAPCMP_CALL(f,a,b)" not in wide[1].replace(" ", ""):
+        return [("__WRAPCMP_CALL_WIDE", "missing, or not: check sizeof((a) - (b)), then "
+                 "__WRAPCMP_CALL(f, a, b)")]
+    widths = {"U64": ("8", '"s64"'), "ULONG": ("sizeof(long)", '"long"')}
+    for x, _, _ in h["insts"]:
+        for op in OPS:
+            name = "%s_CMP_%s" % (x, op)
+            want = (["a", "b"], "__WRAPCMP_CALL(%s, a, b)" % name)
+            got = h["macros"].get(name)
+            got = got and (got[0], " ".join(got[1].split()))
+            out.append((name, None if got == want else "is %r, not %r" % (got, want)))
+            if x in widths:
+                wname = name + "_WIDE"
+                want = (["a", "b"], "__WRAPCMP_CALL_WIDE(%s, a, b, %s, %s)"
+                        % ((name,) + widths[x]))
+                got = h["macros"].get(wname)
+                got = got and (got[0], " ".join(got[1].split()))
+                out.append((wname, None if got == want else "is %r, not %r" % (got, want)))
+    return out
 
 
 KERNEL_PRELUDE = """
@@ -657,6 +689,9 @@ def main_proofs(path):
             continue
         loaded[label] = (fams, model)
         report(True, "parse-header/%s" % label, "6 families x 4 helpers read from %s" % path)
+        for name, err in check_macros(parse_header(text, kernel)):
+            report(err is None, "macro/%s/%s" % (label, name), err or
+                   "checks its arguments at build time and calls __%s()" % name.replace("_WIDE", ""))
         for x, pt_, n, ops in fams:
             for op in OPS:
                 an, bn, ast, etext = ops[op]

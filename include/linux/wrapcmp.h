@@ -9,12 +9,19 @@
  * conversion, and a - b < 0 on signed counters relies on signed overflow,
  * which is undefined.  The helpers compute the same answer for every value of
  * a and b in unsigned arithmetic only.  Each argument is converted to uN and
- * evaluated once; the result is an int.
+ * evaluated once; the result is an int.  A pointer or floating argument is a
+ * build error.
  *
  * With d = (uN)(a - b):  LT is d > MAX / 2,  GE is d <= MAX / 2,
  *                        GT is (uN)(d - 1) < MAX / 2,  LE is (uN)(d - 1) >= MAX / 2.
  * GT is not LT with its arguments swapped: at d == MAX / 2 + 1 both (sN)(a - b)
  * and (sN)(b - a) are negative.
+ *
+ * U64_CMP_OP_WIDE(a, b) and ULONG_CMP_OP_WIDE(a, b) are U64_CMP_OP(a, b) and
+ * ULONG_CMP_OP(a, b) for code that was (s64)(a - b) OP 0 or (long)(a - b) OP 0:
+ * they also check at build time that a - b is at least that wide.  Where it is
+ * narrower, the cast widens the difference instead of wrapping it, and the
+ * helper would not compute what the code did.
  */
 #ifndef _LINUX_WRAPCMP_H
 #define _LINUX_WRAPCMP_H
@@ -44,28 +51,26 @@
 #endif
 
 /*
- * <linux/rcupdate.h> has macros of these two names that subtract in the
- * arguments' own type.  The functions below give the same answer wherever
- * that subtraction is defined and, unlike them, for unsigned int arguments.
- * Where rcupdate.h comes after this header, its macros win from there on.
+ * <linux/rcupdate.h> had macros of two of these names that subtract in the
+ * arguments' own type; it includes this header instead.
  */
 #undef ULONG_CMP_GE
 #undef ULONG_CMP_LT
 
 #define __WRAPCMP_FAMILY(X, T, MAX)					\
-static inline int X##_CMP_LT(T a, T b)					\
+static inline int __##X##_CMP_LT(T a, T b)				\
 {									\
 	return (T)(a - b) > MAX / 2;					\
 }									\
-static inline int X##_CMP_GE(T a, T b)					\
+static inline int __##X##_CMP_GE(T a, T b)				\
 {									\
 	return (T)(a - b) <= MAX / 2;					\
 }									\
-static inline int X##_CMP_GT(T a, T b)					\
+static inline int __##X##_CMP_GT(T a, T b)				\
 {									\
 	return (T)((T)(a - b) - 1) < MAX / 2;				\
 }									\
-static inline int X##_CMP_LE(T a, T b)					\
+static inline int __##X##_CMP_LE(T a, T b)				\
 {									\
 	return (T)((T)(a - b) - 1) >= MAX / 2;				\
 }
@@ -78,5 +83,60 @@ __WRAPCMP_FAMILY(UINT, unsigned int, UINT_MAX)
 __WRAPCMP_FAMILY(ULONG, unsigned long, ULONG_MAX)
 
 #undef __WRAPCMP_FAMILY
+
+/*
+ * Build-time checks.  They do not evaluate their arguments.
+ * __builtin_classify_type() (gcc, clang) is 1 to 4 for the integer, char,
+ * enum and bool types, 5 for a pointer or an array, 8 for a floating type.
+ */
+#define __WRAPCMP_ASSERT(cond, msg)					\
+	((void)sizeof(struct { _Static_assert(cond, msg); int __wrapcmp; }))
+#define __WRAPCMP_IS_INT(x)						\
+	(__builtin_classify_type(x) >= 1 && __builtin_classify_type(x) <= 4)
+#define __WRAPCMP_CALL(f, a, b)						\
+	(__WRAPCMP_ASSERT(__WRAPCMP_IS_INT(a) && __WRAPCMP_IS_INT(b),	\
+			  #f "(): an argument is not an integer "	\
+			  "(a pointer or floating value)"),		\
+	 __##f(a, b))
+#define __WRAPCMP_CALL_WIDE(f, a, b, bytes, what)			\
+	(__WRAPCMP_ASSERT(sizeof((a) - (b)) >= (bytes),			\
+			  #f "_WIDE(): a - b is narrower than " what	\
+			  ", so the (" what ")(a - b) it replaces "	\
+			  "does not wrap where this helper does"),	\
+	 __WRAPCMP_CALL(f, a, b))
+
+#define U8_CMP_LT(a, b)		__WRAPCMP_CALL(U8_CMP_LT, a, b)
+#define U8_CMP_LE(a, b)		__WRAPCMP_CALL(U8_CMP_LE, a, b)
+#define U8_CMP_GT(a, b)		__WRAPCMP_CALL(U8_CMP_GT, a, b)
+#define U8_CMP_GE(a, b)		__WRAPCMP_CALL(U8_CMP_GE, a, b)
+#define U16_CMP_LT(a, b)	__WRAPCMP_CALL(U16_CMP_LT, a, b)
+#define U16_CMP_LE(a, b)	__WRAPCMP_CALL(U16_CMP_LE, a, b)
+#define U16_CMP_GT(a, b)	__WRAPCMP_CALL(U16_CMP_GT, a, b)
+#define U16_CMP_GE(a, b)	__WRAPCMP_CALL(U16_CMP_GE, a, b)
+#define U32_CMP_LT(a, b)	__WRAPCMP_CALL(U32_CMP_LT, a, b)
+#define U32_CMP_LE(a, b)	__WRAPCMP_CALL(U32_CMP_LE, a, b)
+#define U32_CMP_GT(a, b)	__WRAPCMP_CALL(U32_CMP_GT, a, b)
+#define U32_CMP_GE(a, b)	__WRAPCMP_CALL(U32_CMP_GE, a, b)
+#define U64_CMP_LT(a, b)	__WRAPCMP_CALL(U64_CMP_LT, a, b)
+#define U64_CMP_LE(a, b)	__WRAPCMP_CALL(U64_CMP_LE, a, b)
+#define U64_CMP_GT(a, b)	__WRAPCMP_CALL(U64_CMP_GT, a, b)
+#define U64_CMP_GE(a, b)	__WRAPCMP_CALL(U64_CMP_GE, a, b)
+#define UINT_CMP_LT(a, b)	__WRAPCMP_CALL(UINT_CMP_LT, a, b)
+#define UINT_CMP_LE(a, b)	__WRAPCMP_CALL(UINT_CMP_LE, a, b)
+#define UINT_CMP_GT(a, b)	__WRAPCMP_CALL(UINT_CMP_GT, a, b)
+#define UINT_CMP_GE(a, b)	__WRAPCMP_CALL(UINT_CMP_GE, a, b)
+#define ULONG_CMP_LT(a, b)	__WRAPCMP_CALL(ULONG_CMP_LT, a, b)
+#define ULONG_CMP_LE(a, b)	__WRAPCMP_CALL(ULONG_CMP_LE, a, b)
+#define ULONG_CMP_GT(a, b)	__WRAPCMP_CALL(ULONG_CMP_GT, a, b)
+#define ULONG_CMP_GE(a, b)	__WRAPCMP_CALL(ULONG_CMP_GE, a, b)
+
+#define U64_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_LT, a, b, 8, "s64")
+#define U64_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_LE, a, b, 8, "s64")
+#define U64_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_GT, a, b, 8, "s64")
+#define U64_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_GE, a, b, 8, "s64")
+#define ULONG_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_LT, a, b, sizeof(long), "long")
+#define ULONG_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_LE, a, b, sizeof(long), "long")
+#define ULONG_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_GT, a, b, sizeof(long), "long")
+#define ULONG_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_GE, a, b, sizeof(long), "long")
 
 #endif /* _LINUX_WRAPCMP_H */
