@@ -7,6 +7,10 @@
 use strict;
 use warnings;
 
+# WRAPCMP_STANDIN_DELAY=seconds slows each call, so that tests/check-series can
+# interrupt a series midway.
+select(undef, undef, undef, $ENV{WRAPCMP_STANDIN_DELAY}) if $ENV{WRAPCMP_STANDIN_DELAY};
+
 my ($errors, $warnings) = (0, 0);
 for my $p (grep { !/^--/ } @ARGV) {
 	open(my $fh, '<', $p) or die "checkpatch.pl: $p: $!\n";
