@@ -33,7 +33,7 @@ install-deps:
 		exit 1; \
 	fi
 
-check: install-deps
+check: install-deps kernel-tree
 	tests/run
 
 bench-codegen: install-deps

@@ -33,7 +33,11 @@ TREE_CHECK_OUT ?= $(OUT)-tree-check
 WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
 	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
 
-.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install
+.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install kernel-tree
+
+# The default tree, unpacked from Debian's linux-source-6.1 on first use (make check needs it).
+kernel-tree: install-deps
+	@cd scripts && python3 -m wrapcmp.sources
 
 run: install-deps
 	$(WRAPCMP_RUN) --out '$(OUT)'

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import time
 
-from .sources import byte_order
+from .sources import byte_order, report_name
 from .util import Fatal, write_bytes, write_text
 
 CONFIDENCES = ("low", "moderate", "high")
@@ -110,7 +110,8 @@ def write_outputs(stage, findings, rules, diff, stats, text_of):
     conf["macro"] = "Moderate"
     findings = unique_findings(findings)
     write_text(os.path.join(stage, "report.txt"), "".join(
-        "%s:%d:%d: %s [%s]\n" % (f["file"], f["line"], f["col"], f["message"], f["rule"])
+        "%s:%d:%d: %s [%s]\n" % (report_name(f["file"]), f["line"], f["col"], f["message"],
+                                 f["rule"])
         for f in findings))
     js = []
     for f in findings:
@@ -151,12 +152,12 @@ def write_outputs(stage, findings, rules, diff, stats, text_of):
     s.append("files that failed (spatch crashed or timed out, also alone): %d"
              % len(stats["failures"]))
     for f in sorted(stats["failures"], key=byte_order):
-        s.append("  %s: %s" % (f, stats["failures"][f]))
+        s.append("  %s: %s" % (report_name(f), stats["failures"][f]))
     s.append("")
     s.append("files spatch could parse only in part (parse errors, still searched): %d"
              % len(stats["parse_errors"]))
     for f in sorted(stats["parse_errors"], key=byte_order):
-        s.append("  %s" % f)
+        s.append("  %s" % report_name(f))
     s.append("")
     s.append("time taken: %.1f s (wall): %s" % (time.time() - stats["t0"], ", ".join(
         "%s %.1f s" % kv for kv in stats["phases"])))

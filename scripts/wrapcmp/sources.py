@@ -136,13 +136,8 @@ class Snapshot:
         return sorted(out, key=byte_order)
 
 
-def diff_label(path):
-    """A file name as `diff` headers must carry it for both `git apply` and GNU patch:
-    git's quoting ("a/q\\"uote.c", octal escapes for control and non-ASCII bytes) when
-    the name needs it, and a tab after a name with a space, as git writes it."""
-    raw = os.fsencode(path)
-    if not any(b in b'"\\' or b < 32 or b > 126 for b in raw):
-        return path + ("\t" if " " in path else "")
+def git_quote(raw):
+    """C-style quoting of a name's bytes, as git writes names it has to quote."""
     out = ['"']
     for b in raw:
         if b in b'"\\':
@@ -156,3 +151,35 @@ def diff_label(path):
         else:
             out.append(chr(b))
     return "".join(out) + '"'
+
+
+def report_name(path):
+    """A file name as report.txt and summary.txt show it: as it is, unless it holds a
+    control character, a quote or a backslash, or is not UTF-8; then quoted as git
+    quotes names, so that every finding stays on one line."""
+    raw = os.fsencode(path)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return git_quote(raw)
+    if any(b in b'"\\' or b < 32 or b == 127 for b in raw):
+        return git_quote(raw)
+    return path
+
+
+def diff_label(path):
+    """A file name as `diff` headers must carry it for both `git apply` and GNU patch:
+    git's quoting ("a/q\\"uote.c", octal escapes for control and non-ASCII bytes) when
+    the name needs it, and a tab after a name with a space, as git writes it."""
+    raw = os.fsencode(path)
+    if not any(b in b'"\\' or b < 32 or b > 126 for b in raw):
+        return path + ("\t" if " " in path else "")
+    return git_quote(raw)
+
+
+if __name__ == "__main__":	# make kernel-tree: cd scripts && python3 -m wrapcmp.sources
+    import sys
+    try:
+        ensure_default_tree()
+    except Fatal as e:
+        sys.exit("kernel-tree: %s" % e)
