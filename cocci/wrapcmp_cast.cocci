@@ -140,6 +140,9 @@ def wrapcmp_operand(p, text):
 	for pattern, cls in WRAPCMP_TEXT_TYPES:
 		if re.fullmatch(pattern, text):
 			return cls
+	m = re.match(r"\(\s*([A-Za-z_][\w ]*?)\s*\)\s*[\w(]", text)
+	if m and " ".join(m.group(1).split()) in WRAPCMP_INT_TYPES:
+		return WRAPCMP_INT_TYPES[" ".join(m.group(1).split())]
 	t = wrapcmp_macro_type(p, text)
 	if t in WRAPCMP_INT_TYPES:
 		wrapcmp_note_type(p, t)
@@ -209,6 +212,14 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
+# -D include=no: add no #include and never refuse a site for want of a place for it;
+# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+wrapcmp_include_mode = ["yes"]
+
+def wrapcmp_set_include_mode(mode):
+	if mode not in ("yes", "no"):
+		raise ValueError("-D include=%s: use yes or no" % mode)
+	wrapcmp_include_mode[0] = mode
 
 def wrapcmp_note_function(p):
 	f = p[0].file
@@ -218,22 +229,27 @@ def wrapcmp_note_include(p, linux):
 	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
 
 def wrapcmp_include_anchor(f):
-	"""Line after which the helper include goes, or None when there is no place for it."""
+	"""Line after which the helper include goes, or None when there is no place for it
+	(or when the caller places it)."""
+	if wrapcmp_include_mode[0] == "no":
+		return None
 	incs = wrapcmp_includes.get(f, set())
 	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
 	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
 		return None
 	return max(lines)
 
-def wrapcmp_cannot_patch(p, *operands):
+def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
-	operands (the positions given) are typecheck()ed, and a place for the include.
-	Empty when it can be rewritten."""
+	operands (the positions given) are typecheck()ed or whose rewrite the helpers check
+	at build time (macro_ok), and a place for the include.  Empty when it can be
+	rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else" and \
+	if p[0].current_element == "something_else" and not macro_ok and \
 	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
 		return "; not rewritten outside a function (macro body)"
-	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
+	   wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
 	return ""
 
@@ -260,12 +276,18 @@ for names, prefix in (
 wrapcmp_cast_sites = {}
 
 def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
-	"""Return (helper or None, report message, confidence) or None when not the idiom."""
+	"""Return (helper or None, report message, confidence) or None when not the idiom.
+	A cast to 32 bits or less keeps the low bits of a - b, so the rewrite is exact for
+	operands of any integer types (tests/prove_conversions.py): where spatch cannot see
+	them, the helper checks at build time that they are integers.  A cast to long or 64
+	bits is exact only when a - b is that wide: where the types are not known, the
+	_WIDE helper checks that at build time too."""
 	cast = " ".join((t or tf).split())
 	op = wrapcmp_op(op)
 	right = wrapcmp_zero_first(pz, pa)
 	suffix = WRAPCMP_OP_SUFFIX[(op, right)]
-	helper = WRAPCMP_CAST_PREFIX[cast] + "_CMP_" + suffix
+	prefix = WRAPCMP_CAST_PREFIX[cast]
+	helper = prefix + "_CMP_" + suffix
 	shape = "0 %s (%s)(a - b)" % (op, cast) if right else "(%s)(a - b) %s 0" % (cast, op)
 	ca = wrapcmp_operand(pa, a)
 	cb = wrapcmp_operand(pb, b)
@@ -274,26 +296,30 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	unsigned = ca is not None and cb is not None and not ca[1] and not cb[1]
 	confidence = wrapcmp_confidence(pa, pb, a, b, unsigned)
 	tail = " (confidence: %s)" % confidence
+	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(prefix)
 	if ca is None or cb is None:
-		which = ("a and b are integers" if ca is None and cb is None else
-			 "%s is an integer" % ("a" if ca is None else "b"))
-		return None, ("WARNING: %s relies on wrapping: use %s() if %s (not known here, "
-			      "so not rewritten)%s" % (shape, helper, which, tail)), confidence
-	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(WRAPCMP_CAST_PREFIX[cast])
-	if wide and ca[0] not in wide and cb[0] not in wide:
+		evidence = " (operand types checked at build time)"
+		if wide:
+			helper += "_WIDE"
+	elif wide and ca[0] not in wide and cb[0] not in wide:
 		kind, width = wrapcmp_difference(ca, cb)
 		if kind == "unsigned":
 			where = (" on 32-bit" if width == "L" else
-				 " on 64-bit" if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else "")
+				 " on 64-bit" if prefix == "ULONG" else "")
 			return None, ("WARNING: %s %s%s: the difference is unsigned and narrower than "
 				      "%s, so the wrap test is dead; not rewritten%s" %
 				      (shape, WRAPCMP_UNSIGNED_MEANING[suffix], where, cast, tail)), confidence
 		return None, ("WARNING: %s: the difference may be narrower than %s; "
 			      "not rewritten%s" % (shape, cast, tail)), confidence
-	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) if WRAPCMP_CAST_PREFIX[cast] == "ULONG" else ""
-	why = wrapcmp_cannot_patch(pc, pa, pb)
-	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s" %
-					 (shape, helper, hint, why, tail)), confidence
+	elif wrapcmp_key(pa) in wrapcmp_typechecked and wrapcmp_key(pb) in wrapcmp_typechecked:
+		evidence = " (types from typecheck())"
+	else:
+		evidence = ""
+	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) \
+		if prefix == "ULONG" and ca is not None and cb is not None else ""
+	why = wrapcmp_cannot_patch(pc, pa, pb, macro_ok=True)
+	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s%s" %
+					 (shape, helper, hint, evidence, why, tail)), confidence
 
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wc_site_find finds the sites without it, then wc_site binds the
@@ -470,7 +496,9 @@ tf << wc_site.tf = "";
 op << wc_site.op;
 a << wc_site.A;
 b << wc_site.B;
+inc << virtual.include = "yes";
 @@
+wrapcmp_set_include_mode(inc)
 d = wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b)
 if d is None:
 	cocci.include_match(False)

@@ -140,6 +140,9 @@ def wrapcmp_operand(p, text):
 	for pattern, cls in WRAPCMP_TEXT_TYPES:
 		if re.fullmatch(pattern, text):
 			return cls
+	m = re.match(r"\(\s*([A-Za-z_][\w ]*?)\s*\)\s*[\w(]", text)
+	if m and " ".join(m.group(1).split()) in WRAPCMP_INT_TYPES:
+		return WRAPCMP_INT_TYPES[" ".join(m.group(1).split())]
 	t = wrapcmp_macro_type(p, text)
 	if t in WRAPCMP_INT_TYPES:
 		wrapcmp_note_type(p, t)
@@ -209,6 +212,14 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
+# -D include=no: add no #include and never refuse a site for want of a place for it;
+# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+wrapcmp_include_mode = ["yes"]
+
+def wrapcmp_set_include_mode(mode):
+	if mode not in ("yes", "no"):
+		raise ValueError("-D include=%s: use yes or no" % mode)
+	wrapcmp_include_mode[0] = mode
 
 def wrapcmp_note_function(p):
 	f = p[0].file
@@ -218,22 +229,27 @@ def wrapcmp_note_include(p, linux):
 	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
 
 def wrapcmp_include_anchor(f):
-	"""Line after which the helper include goes, or None when there is no place for it."""
+	"""Line after which the helper include goes, or None when there is no place for it
+	(or when the caller places it)."""
+	if wrapcmp_include_mode[0] == "no":
+		return None
 	incs = wrapcmp_includes.get(f, set())
 	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
 	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
 		return None
 	return max(lines)
 
-def wrapcmp_cannot_patch(p, *operands):
+def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
-	operands (the positions given) are typecheck()ed, and a place for the include.
-	Empty when it can be rewritten."""
+	operands (the positions given) are typecheck()ed or whose rewrite the helpers check
+	at build time (macro_ok), and a place for the include.  Empty when it can be
+	rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else" and \
+	if p[0].current_element == "something_else" and not macro_ok and \
 	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
 		return "; not rewritten outside a function (macro body)"
-	if f not in wrapcmp_has_header and wrapcmp_include_anchor(f) is None:
+	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
+	   wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
 	return ""
 
@@ -595,7 +611,9 @@ pcmp << wt_site.pcmp;
 a << wt_site.A;
 b << wt_site.B;
 d << wt_site.d;
+inc << virtual.include = "yes";
 @@
+wrapcmp_set_include_mode(inc)
 r = wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d)
 if r is None:
 	cocci.include_match(False)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Operand types declared elsewhere are unknown: reported, not rewritten. */
+/* Operand types declared elsewhere are unknown here: rewritten, the types checked at build time. */
 #include <linux/types.h>
 #include "remote.h"
 

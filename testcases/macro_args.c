@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sites in macro arguments are rewritten; in #define bodies, with no types, reported. */
+/* Sites in macro arguments are rewritten; in a #define body too, the types checked at build time. */
 #include <linux/types.h>
 #include <linux/bug.h>
 

@@ -24,14 +24,14 @@ typedef u32 stamp_t;
 #define count_before(a, b) \
 	(typecheck(int, a) && typecheck(int, b) && ((a) - (b) < 0))
 
-/* only one argument is checked: reported only */
+/* only one argument is checked: the _WIDE helper checks the width at build time */
 #define half_checked(a, b) \
 	(typecheck(unsigned long, a) && ((long)((a) - (b)) < 0))
 
-/* no typecheck(): reported only */
+/* no typecheck(): the _WIDE helper too */
 #define unchecked(a, b)	((long)((a) - (b)) < 0)
 
-/* typecheck() of another macro's argument does not count */
+/* typecheck() of another macro's argument does not count: _WIDE */
 #define other_args(a, b, c, d) \
 	(typecheck(unsigned long, c) && typecheck(unsigned long, d) && ((long)((a) - (b)) < 0))
 

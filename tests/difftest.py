@@ -29,6 +29,10 @@ undefined behaviour that was there before (a decoy): that function is left
 out of the comparison and named in the PASS line, never silently.  So is an
 unchanged function whose output differs because -O2 folded its overflow.
 
+A testcase named guard_*.c holds a site whose rewrite a caller makes wrong (pointer
+arguments of a #define, a narrow difference under a 64-bit cast): its rewrite must fail to
+build with the header's own message (GuardCase), never run.
+
 Usage: tests/difftest.py [--cases DIR] [--expected DIR] [--keep] [NAME...]
 Prints PASS/FAIL lines; exits 1 if any FAIL.
 """
@@ -467,6 +471,32 @@ class Case:
         report(True, self.label, msg)
 
 
+GUARD_MESSAGES = ("(): an argument is not an integer", "_WIDE(): a - b is narrower than")
+
+
+class GuardCase(Case):
+    """testcases/guard_*.c: a site the rules rewrite although a caller makes the rewrite
+    wrong (a pointer argument, a narrow difference under a 64-bit cast).  The original
+    must build; the rewrite must not, and must say why with the header's message."""
+
+    def check(self):
+        base = ["gcc", "-fsyntax-only", "-Wall"] + self.incs
+        p = run(base + [self.orig])
+        if p.returncode:
+            raise RuntimeError("the original does not build: %s" % one_line(p.stderr))
+        with open(self.res) as fh:
+            if "<linux/wrapcmp.h>" not in fh.read():
+                raise RuntimeError("%s has no rewrite to refuse" % rel(self.res))
+        p = run(base + ["-x", "c", self.res])
+        said = [m for m in GUARD_MESSAGES if m in p.stderr]
+        report(p.returncode != 0 and said, self.label,
+               "the rewrite fails to build, as it must: %s" %
+               one_line(next((l for l in p.stderr.splitlines() if said and said[0] in l), ""))
+               if p.returncode != 0 and said else
+               "the rewrite built, or failed without the header's message: %s" %
+               one_line(p.stderr))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", default=os.path.join(ROOT, "testcases"))
@@ -498,7 +528,8 @@ def main():
         if not names:
             report(False, "difftest", "no testcase with an expected .res in %s" % args.expected)
         for n in names:
-            Case(n, os.path.join(args.cases, n + ".c"), os.path.join(args.expected, n + ".res"),
+            kind = GuardCase if n.startswith("guard_") else Case
+            kind(n, os.path.join(args.cases, n + ".c"), os.path.join(args.expected, n + ".res"),
                  incs, tmp).go()
     finally:
         if args.keep:

@@ -77,8 +77,8 @@ def hunks(diff):
 def consistency(rewritten, diffs):
     """Differences between the findings the report calls rewritten and the diff, as
     messages; none when every such finding has a line the diff removes, every hunk
-    removes a line of such a finding (or only adds the helper include), and no file
-    gets the include twice."""
+    removes a line of such a finding (or only adds the helper include, and perhaps a
+    blank line), and no file gets the include twice."""
     problems = []
     spans = {}
     for f in rewritten:
@@ -93,8 +93,9 @@ def consistency(rewritten, diffs):
         for r, added in hs:
             if r and any(lo <= n <= hi for n in r for lo, hi, _ in spans.get(rel, [])):
                 continue
-            if not r and added and all(a.rstrip(b"\r") == HELPER_INCLUDE for a in added):
-                continue
+            if not r and [a.rstrip(b"\r") for a in added if a.strip(b"\r")] == \
+                    [HELPER_INCLUDE]:
+                continue	# the include, perhaps with a blank line after it
             problems.append("%s:%d: wrapcmp.diff changes lines that no rewritten finding "
                             "explains" % (rel, r[0] if r else 0))
         n = sum(1 for _, added in hs for a in added if a.rstrip(b"\r") == HELPER_INCLUDE)
@@ -105,7 +106,20 @@ def consistency(rewritten, diffs):
 
 # ---------------------------------------------------------------- files
 
-def write_outputs(stage, findings, rules, diff, stats, text_of):
+EVIDENCE = (("(operand types checked at build time)", "operand types checked at build time"),
+            ("(types from typecheck())", "types from typecheck()"))
+
+
+def evidence(f):
+    """Why a rewrite is exact: what the rule knew of the operand types."""
+    for said, why in EVIDENCE:
+        if said in f["message"]:
+            return why
+    return "types known to spatch"
+
+
+def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=()):
+    """rewritten: finding_key()s of the findings wrapcmp.diff rewrites."""
     conf = {r["name"]: r["confidence"] for r in rules}
     conf["macro"] = "Moderate"
     findings = unique_findings(findings)
@@ -118,7 +132,9 @@ def write_outputs(stage, findings, rules, diff, stats, text_of):
         js.append({"file": f["file"], "line": f["line"], "column": f["col"],
                    "line_end": f["line_end"], "column_end": f["col_end"],
                    "rule": f["rule"], "confidence": confidence_of(f, conf),
-                   "message": f["message"], "matched": matched_text(text_of, f)})
+                   "message": f["message"], "matched": matched_text(text_of, f),
+                   "rewritten": finding_key(f) in rewritten,
+                   "exact_because": evidence(f) if finding_key(f) in rewritten else None})
     with open(os.path.join(stage, "report.json"), "w", encoding="utf-8",
               errors="surrogateescape") as out:
         json.dump(js, out, indent=1, sort_keys=True)
@@ -131,6 +147,8 @@ def write_outputs(stage, findings, rules, diff, stats, text_of):
         per_dir[top] = per_dir.get(top, 0) + 1
     s = []
     s.append("tree: %s" % stats["tree_label"])
+    if stats.get("paths"):
+        s.append("paths: %s" % " ".join(report_name(p) for p in stats["paths"]))
     s.append("rules: %s" % " ".join(r["name"] for r in rules))
     s.append("prefilter: %s" % ("off (exhaustive)" if stats["no_prefilter"] else "on"))
     s.append("patch confidence: %s and above" % stats["confidence"])

@@ -35,6 +35,7 @@ nothing.
 """
 import argparse
 import os
+import re
 import shutil
 import signal
 import sys
@@ -43,15 +44,21 @@ import time
 
 from . import outputs
 from .apply import apply_diff, check_writable
+from .includes import add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .patch_pass import patch_pass, unified_diff, worker
 from .prefilter import prefilter
-from .report_pass import report_pass
+from .report_pass import SPATCH_OPTS, report_pass
 from .rules import read_rules
 from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
     ensure_default_tree, list_sources
 from .util import Fatal, ROOT, env_flag, log, set_prog
 from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
+
+
+# the rules leave #include <linux/wrapcmp.h> to the runner (includes.py), which can put it
+# where spatch 1.1.1 cannot
+INCLUDE_BY_RUNNER = ["-D", "include=no"]
 
 
 def parse_args(argv):
@@ -63,6 +70,9 @@ def parse_args(argv):
                     help="the C tree (default %s, unpacked from %s on first use)"
                     % (DEFAULT_TREE, DEFAULT_TARBALL))
     ap.add_argument("--out", default=os.environ.get("OUT") or "out", help="output folder")
+    ap.add_argument("--paths", nargs="+", default=(os.environ.get("PATHS") or "").split() or None,
+                    metavar="PATH", help="only these folders or files, relative to the tree "
+                    "(make run PATHS=\"net/sctp drivers/net\"); outputs stay relative to it")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS") or os.cpu_count()))
     ap.add_argument("--rules", default=os.path.join(ROOT, "cocci"), help="folder of .cocci")
     ap.add_argument("--apply", action="store_true", default=env_flag("APPLY"))
@@ -94,15 +104,28 @@ def parse_args(argv):
     return args
 
 
+# Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
+# programs built against tools/include or the host's headers, and the uapi headers and
+# fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace; none of them can
+# include <linux/wrapcmp.h>.
+KERNEL_REPORT_ONLY = "tools scripts include/uapi arch/*/include/uapi fs/xfs/libxfs"
+
+
 def report_only_dirs(args, tree):
-    """A kernel's tools/ and scripts/ are host programs built against tools/include or the
-    host's headers, where <linux/wrapcmp.h> does not exist: they are reported only."""
+    """The report-only folders, as patterns a path must start with (* is one name)."""
     if args.report_only_dirs is not None:
-        return tuple(d.rstrip("/") + "/" for d in args.report_only_dirs.split())
-    return ("tools/", "scripts/") if os.path.exists(os.path.join(tree, "Kbuild")) else ()
+        dirs = args.report_only_dirs.split()
+    else:
+        dirs = KERNEL_REPORT_ONLY.split() if os.path.exists(os.path.join(tree, "Kbuild")) \
+            else []
+    return tuple(d.rstrip("/") + "/" for d in dirs)
 
 
-def rewritten_findings(args, findings, rules, report_only, failed):
+def report_only(path, dirs):
+    return any(re.match(re.escape(d).replace(r"\*", "[^/]+"), path) for d in dirs)
+
+
+def rewritten_findings(args, findings, rules, dirs, failed):
     """The findings the patch pass must rewrite: a rule that rewrites, a message that does
     not say "not rewritten" (every rule says so in the others), the patch confidence,
     outside the report-only folders, in a file that did not fail."""
@@ -111,8 +134,7 @@ def rewritten_findings(args, findings, rules, report_only, failed):
     return [f for f in findings
             if f["rule"] in rewriting and "not rewritten" not in f["message"] and
             confidence_rank(confidence_of(f, conf)) >= confidence_rank(args.confidence) and
-            not (report_only and f["file"].startswith(report_only)) and
-            f["file"] not in failed]
+            not report_only(f["file"], dirs) and f["file"] not in failed]
 
 
 def run(args):
@@ -133,9 +155,11 @@ def run(args):
         check_writable(tree)
     out = os.path.abspath(args.out)
     rules = read_rules(args.rules)
-    files = list_sources(tree)
+    files = list_sources(tree, args.paths)
     if not files:
-        raise Fatal("tree %s has no .c or .h files: not a C tree" % args.tree)
+        raise Fatal("%s has no .c or .h files: not a C tree" % (
+            "PATHS=%s in %s" % (" ".join(args.paths), args.tree) if args.paths else
+            "tree %s" % args.tree))
     log("%d .c/.h files in %s; rules: %s" % (len(files), args.tree,
                                               " ".join(r["name"] for r in rules)))
     try:
@@ -172,21 +196,25 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     snap = Snapshot(tree, os.path.join(work, "src"), cand)
     phases.append(("prefilter", time.time() - t))
     t = time.time()
-    findings, parse_errors, failures, _ = report_pass(args, work, snap, kinds, rules)
+    findings, parse_errors, failures, _ = report_pass(args, work, snap, kinds, rules,
+                                                      SPATCH_OPTS + INCLUDE_BY_RUNNER)
     failures.update(snap.unreadable)
     phases.append(("spatch report", time.time() - t))
     t = time.time()
-    report_only = report_only_dirs(args, tree)
-    rewritten = rewritten_findings(args, findings, rules, report_only, failures)
+    never = report_only_dirs(args, tree)
+    rewritten = rewritten_findings(args, findings, rules, never, failures)
     rules_of = {}
     for f in rewritten:
         rules_of.setdefault(f["file"], set()).add(f["rule"])
     to_patch = sorted(rules_of, key=byte_order)
     me = os.path.join(ROOT, "scripts", "wrapcmp-run")
     new, pfail = patch_pass(args, work, snap, to_patch, rules, rules_of,
-                            ["-D", "confidence=" + args.confidence], me) \
+                            ["-D", "confidence=" + args.confidence] + INCLUDE_BY_RUNNER, me) \
         if to_patch else ({}, {})
     failures.update(pfail)
+    for rel in new:
+        if uses_more_helpers(snap.data(rel), new[rel]):
+            new[rel] = add_helper_include(new[rel])[0]
     diffs = {rel: unified_diff(work, snap, rel, new[rel]) for rel in sorted(new, key=byte_order)}
     diff = b"".join(diffs[rel] for rel in sorted(diffs, key=byte_order))
     phases.append(("spatch patch", time.time() - t))
@@ -221,10 +249,12 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
         return texts[rel]
     stats = {"tree_label": tree_label, "scanned": len(files), "to_spatch": len(cand),
              "failures": failures, "parse_errors": parse_errors, "t0": t0,
-             "patched": len(diffs), "phases": phases, "report_only": report_only,
+             "patched": len(diffs), "phases": phases, "report_only": never,
              "no_prefilter": args.no_prefilter, "confidence": args.confidence,
+             "paths": args.paths,
              "jobs": ("hosts file " + args.hosts) if args.hosts else args.jobs}
-    outputs.write_outputs(stage, findings, rules, diff, stats, text_of)
+    outputs.write_outputs(stage, findings, rules, diff, stats, text_of,
+                          {finding_key(f) for f in rewritten})
     if failures and not args.allow_parse_failures:
         # keep the outputs, but make the failure loud
         outputs.install_outputs(stage, out)

@@ -1,0 +1,147 @@
+"""#include <linux/wrapcmp.h> where the runner's rewrites need it.
+
+spatch 1.1.1 can add a line only after the last #include of a kind in a file, so the
+rules alone leave sites unrewritten where that include comes after the first function
+(include/net/tcp.h, arch/x86/kernel/hpet.c) or where a file has no #include at all
+(kernel/sched/clock.c, which kernel/sched/build_utility.c includes).  The runner runs
+the rules with -D include=no and places the include itself, once per file:
+
+  1. after the last #include <linux/...> of the file's top level (inside its include
+     guard, outside any other #if) that comes before its first function;
+  2. else after the last such #include <...>;
+  3. else before the first such #include "...", so that it stays with the system
+     includes;
+  4. else at the top: after the include guard's #define in a header, after the
+     leading comment block in a .c file.
+
+A file that already includes the header gets nothing, so a second run changes nothing.
+The new line ends the way most lines of the file end (CRLF files stay CRLF).
+"""
+import re
+
+from .macro_scan import blank
+
+HELPER = b"#include <linux/wrapcmp.h>"
+CALL = re.compile(rb"\b(?:U8|U16|U32|U64|UINT|ULONG)_CMP_(?:LT|LE|GT|GE)(?:_WIDE)?\s*\(")
+HAS_HELPER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<linux/wrapcmp\.h>", re.M)
+DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)(.*)")
+INCLUDE = re.compile(r"[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"]")
+
+
+def logical_lines(text):
+    """[(first line index, last line index, joined text)] with backslash-newlines joined."""
+    raw = text.split("\n")
+    out, i = [], 0
+    while i < len(raw):
+        j, parts = i, [raw[i]]
+        while parts[-1].rstrip("\r").endswith("\\") and j + 1 < len(raw):
+            j += 1
+            parts.append(raw[j])
+        out.append((i, j, " ".join(p.rstrip("\r")[:-1] if k < len(parts) - 1 else p
+                                   for k, p in enumerate(parts))))
+        i = j + 1
+    return out
+
+
+def top_level(data):
+    """(include lines as (index, kind, name), index of the line holding the first
+    function body's '{' or None, index of the include guard's #define or None): the
+    includes are those at the file's top level, before the first function."""
+    text = data.decode("latin-1")
+    clean = blank(text)
+    lines = logical_lines(clean)
+    orig = text.split("\n")
+    depth, base, guard_define, first_directives = 0, 0, None, []
+    incs, brace, last_code = [], 0, ""
+    for first, last, line in lines:
+        d = DIRECTIVE.match(line)
+        if d:
+            word, rest = d.group(1), d.group(2).split()
+            if len(first_directives) < 2:
+                first_directives.append((word, rest[0] if rest else "", first))
+                if len(first_directives) == 2 and first_directives[0][0] == "ifndef" and \
+                        first_directives[1][0] == "define" and \
+                        first_directives[0][1] == first_directives[1][1]:
+                    base, guard_define = 1, first
+            if word in ("if", "ifdef", "ifndef"):
+                depth += 1
+            elif word == "endif":
+                depth -= 1
+            elif word == "include" and depth == base and brace == 0:
+                m = INCLUDE.match(orig[first].rstrip("\r"))
+                if m:
+                    incs.append((first, m.group(1), m.group(2)))
+            continue
+        for k, ch in enumerate(line):
+            if ch == "{":
+                if brace == 0 and last_code.endswith(")"):
+                    return incs, first + line[:k].count("\n"), guard_define
+                brace += 1
+            elif ch == "}":
+                brace = max(0, brace - 1)
+            if not ch.isspace():
+                last_code = last_code[-200:] + ch
+    return incs, None, guard_define
+
+
+def leading_comment_end(lines):
+    """Index of the first line after a file's opening: its // lines and its SPDX line, one
+    /* */ block (the file's description) and the blank lines after them.  A second
+    comment block belongs to the code it precedes."""
+    i, n = 0, len(lines)
+
+    def text(k):
+        return lines[k].decode("latin-1").strip()
+    while i < n and (not text(i) or text(i).startswith("//") or
+                     text(i).startswith("/*") and "SPDX-License-Identifier" in text(i) and
+                     text(i).endswith("*/")):
+        i += 1
+    if i < n and text(i).startswith("/*"):
+        while i < n and "*/" not in text(i)[2 if text(i).startswith("/*") else 0:]:
+            i += 1
+        if i < n and text(i)[text(i).rindex("*/") + 2:].strip():
+            return i	# code after the comment on its line
+        i += 1
+        while i < n and not text(i):
+            i += 1
+    return i
+
+
+def add_helper_include(data):
+    """(new bytes, how the place was chosen), or (data, None) when the file already
+    includes the header."""
+    if HAS_HELPER.search(data):
+        return data, None
+    lines = data.split(b"\n")
+    crlf = sum(1 for l in lines if l.endswith(b"\r"))
+    eol = b"\r\n" if crlf * 2 > len(lines) - 1 else b"\n"
+    incs, func, guard = top_level(data)
+    linux = [i for i, kind, name in incs if kind == "<" and name.startswith("linux/")]
+    angle = [i for i, kind, name in incs if kind == "<"]
+    local = [i for i, kind, name in incs if kind == '"']
+    if linux:
+        at, how, blank_after = max(linux) + 1, "after the last #include <linux/...>", False
+    elif angle:
+        at, how, blank_after = max(angle) + 1, "after the last #include <...>", False
+    elif local:
+        at, how, blank_after = min(local), "before the first #include \"...\"", True
+    elif guard is not None:
+        at, how, blank_after = guard + 1, "after the include guard", True
+    else:
+        at, how, blank_after = leading_comment_end(lines), "at the top", True
+    cr = b"\r" if eol == b"\r\n" else b""
+    if lines[-1] == b"":
+        at = min(at, len(lines) - 1)	# not after the file's final newline
+    elif at >= len(lines):
+        lines[-1] += eol[:-1]		# the last line gets an end, as lines before it
+        lines.append(b"")
+        at = len(lines) - 1
+    new = [HELPER + cr]
+    if blank_after and lines[at].strip(b"\r"):
+        new.append(cr)
+    return b"\n".join(lines[:at] + new + lines[at:]), how
+
+
+def uses_more_helpers(old, new):
+    """True when new calls the header's helpers more often than old: it needs the header."""
+    return len(CALL.findall(new)) > len(CALL.findall(old))
