@@ -2,12 +2,14 @@
 import os
 import re
 import shlex
+import sys
 
 from .parallel import run_parallel
 from .rules import TAG, combined_rules
 from .util import log
 
 SPATCH_OPTS = ["--no-includes", "--include-headers"]
+RESULT = ".cocci_res"	# spatch --out-place: the patched copy of a file
 SPATCH_ERROR = re.compile(r"^(Error in Python script|EXN:|Fatal error|exception )")
 
 
@@ -33,10 +35,45 @@ def rules_for(rules, kinds):
                  if kinds is None or r["kind"] is None or r["kind"] in kinds)
 
 
-def report_pass(args, work, snap, kinds, rules, spatch_opts=SPATCH_OPTS, name="report"):
-    """Run the rules each file needs; files that need the same rules share shards and
-    one semantic patch joining those rules.  Returns (findings, parse_errors,
-    failures, shards), with tree paths."""
+def write_job(sdir, jid, cwd, argv, files):
+    """The job's file list, and its command as NUL-separated words (the first the folder
+    to run in), which spatch_job() executes: no shell sees a path."""
+    with open(os.path.join(sdir, jid + ".list"), "w") as f:
+        f.write(split_groups(files))
+    with open(os.path.join(sdir, jid + ".argv"), "wb") as f:
+        f.write(b"\0".join(os.fsencode(a) for a in [cwd] + argv + [
+            "--file-groups", os.path.join(sdir, jid + ".list")]))
+
+
+def spatch_job(argv):
+    """Internal (wrapcmp-run --spatch-job SDIR ID): become the job's spatch, its output
+    in SDIR/ID.out and SDIR/ID.err."""
+    sdir, jid = argv
+    with open(os.path.join(sdir, jid + ".argv"), "rb") as f:
+        words = [os.fsdecode(w) for w in f.read().split(b"\0")]
+    # a retry starts afresh: no patched copy of an earlier, killed try may stay
+    with open(os.path.join(sdir, jid + ".list")) as f:
+        for name in f.read().split():
+            try:
+                os.unlink(os.path.join(words[0], name + RESULT))
+            except FileNotFoundError:
+                pass
+    out = os.open(os.path.join(sdir, jid + ".out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    err = os.open(os.path.join(sdir, jid + ".err"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    os.chdir(words[0])
+    os.execvp(words[1], words[1:])
+
+
+def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_OPTS,
+                name="report", patch=None):
+    """Run the rules each file needs, with the spatch options opts_of(file) gives; files
+    that need the same rules and options share shards and one semantic patch joining
+    those rules.  With patch (the options of patch mode, e.g. -D confidence=low), the
+    same parse also patches: each file spatch changes is left beside its copy in the
+    snapshot as NAME.cocci_res (--out-place), the copy itself unchanged.  Returns
+    (findings, parse_errors, failures, shards, {file: patched bytes}), with tree paths."""
     sdir = os.path.join(work, name)
     os.mkdir(sdir)
     size = args.shard_size
@@ -46,30 +83,31 @@ def report_pass(args, work, snap, kinds, rules, spatch_opts=SPATCH_OPTS, name="r
             continue
         names = rules_for(rules, kinds[f])
         if names:	# else no rule of this run needs the file (--rules with fewer kinds)
-            by_rules.setdefault(names, []).append(snap.ids[f])
-    shards, sp_of = {}, {}
-    for g, names in enumerate(sorted(by_rules)):
-        sp = os.path.join(work, "%s-rules-%d.cocci" % (name, g))
-        with open(sp, "w") as f:
-            f.write(combined_rules([r for r in rules if r["name"] in names]))
-        files = by_rules[names]
+            by_rules.setdefault((names, tuple(opts_of(f))), []).append(snap.ids[f])
+    shards, sp_of, opts = {}, {}, {}
+    sps = {}
+    for names, o in sorted(by_rules):
+        if names not in sps:
+            sps[names] = os.path.join(work, "%s-rules-%d.cocci" % (name, len(sps)))
+            with open(sps[names], "w") as f:
+                f.write(combined_rules([r for r in rules if r["name"] in names]))
+        files = by_rules[(names, o)]
         # spatch's start-up is paid per shard: files that need fewer of the rules go in
         # larger shards, so that a shard holds about the same amount of rule work
         gsize = max(1, size * len(rules) // len(names))
         for i in range(0, len(files), gsize):
             sid = "s%05d" % len(shards)
             shards[sid] = files[i:i + gsize]
-            sp_of[sid] = sp
+            sp_of[sid], opts[sid] = sps[names], list(o)
     total = sum(len(fl) for fl in shards.values())
+
+    def argv(sid):
+        return ["spatch", "--sp-file", sp_of[sid], "-D", "report"] + opts[sid] + \
+            (["-D", "patch"] + patch + ["--out-place"] if patch else []) + ["--parse-error-msg"]
     for sid, fl in shards.items():
-        with open(os.path.join(sdir, sid + ".list"), "w") as f:
-            f.write(split_groups(fl))
-        os.symlink(sp_of[sid], os.path.join(sdir, sid + ".cocci"))
-    d = shlex.quote(sdir)
-    spatch = ["-D", "report"] + spatch_opts + ["--parse-error-msg"]
-    base = "cd %s && spatch --sp-file %s/{}.cocci %s" % (
-        shlex.quote(snap.dir), d, " ".join(shlex.quote(a) for a in spatch))
-    command = base + " --file-groups %s/{}.list > %s/{}.out 2> %s/{}.err" % (d, d, d)
+        write_job(sdir, sid, snap.dir, argv(sid), fl)
+    command = "%s %s --spatch-job %s {}" % (shlex.quote(sys.executable), shlex.quote(entry),
+                                            shlex.quote(sdir))
     weights = {sid: len(fl) for sid, fl in shards.items()}
     largest = max([len(fl) for fl in shards.values()] or [1])
     timeout = args.timeout + args.timeout_per_file * largest
@@ -83,9 +121,7 @@ def report_pass(args, work, snap, kinds, rules, spatch_opts=SPATCH_OPTS, name="r
             for f in shards[s]:
                 fid = "f%05d" % len(single)
                 single[fid] = f
-                with open(os.path.join(sdir, fid + ".list"), "w") as out:
-                    out.write(f + "\n")
-                os.symlink(sp_of[s], os.path.join(sdir, fid + ".cocci"))
+                write_job(sdir, fid, snap.dir, argv(s), [f])
         log("%d shard(s) failed twice (%s); rerunning their %d files one by one"
             % (len(failed_shards), " ".join(failed_shards), len(single)))
         ok2 = run_parallel(args, work, name + "-single", command, sorted(single),
@@ -122,4 +158,13 @@ def report_pass(args, work, snap, kinds, rules, spatch_opts=SPATCH_OPTS, name="r
                     if why.startswith("Error in Python script"):
                         why = "a rule's python code raised an exception (%s)" % why
                     failures.setdefault(current, why[:200])
-    return findings, parse_errors, failures, len(shards)
+    results = {}
+    if patch:
+        for j in jobs:
+            with open(os.path.join(sdir, j + ".list")) as f:
+                for sid in f.read().split():
+                    path = os.path.join(snap.dir, sid + RESULT)
+                    if os.path.exists(path) and snap.rel(sid) not in failures:
+                        with open(path, "rb") as r:
+                            results[snap.rel(sid)] = r.read()
+    return findings, parse_errors, failures, len(shards), results

@@ -46,9 +46,9 @@ from . import outputs
 from .apply import apply_diff, check_writable
 from .includes import add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
-from .patch_pass import patch_pass, unified_diff, worker
+from .diffs import keep_line_ends, unified_diff
 from .prefilter import prefilter
-from .report_pass import SPATCH_OPTS, report_pass
+from .report_pass import SPATCH_OPTS, report_pass, spatch_job
 from .rules import read_rules
 from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
     ensure_default_tree, list_sources
@@ -87,6 +87,11 @@ def parse_args(argv):
     ap.add_argument("--report-only-dirs", default=os.environ.get("REPORT_ONLY_DIRS"),
                     help="space-separated top-level folders that are reported, never patched "
                          "(default: 'tools scripts' in a kernel tree, none elsewhere)")
+    ap.add_argument("--types", choices=("off", "direct", "recursive"),
+                    default=os.environ.get("TYPES") or "off",
+                    help="read the types of headers for the files where the fast pass had "
+                    "to leave them to the build (TYPES=): 'direct' reads the headers they "
+                    "include, 'recursive' also the headers those include (default off)")
     ap.add_argument("--no-prefilter", action="store_true", help="send every file to spatch")
     ap.add_argument("--shard-size", type=int, default=None,
                     help="files per spatch process (default 16, 40 without prefilter)")
@@ -123,6 +128,33 @@ def report_only_dirs(args, tree):
 
 def report_only(path, dirs):
     return any(re.match(re.escape(d).replace(r"\*", "[^/]+"), path) for d in dirs)
+
+
+BUILD_CHECKED = "(operand types checked at build time)"
+
+
+def typed_options(tree, work, files, depth):
+    """spatch options that read the types of headers, per file: the tree's include
+    folders and the file's own folder on the include path.  spatch sees them through
+    symbolic links under generated names in the scratch folder, never the tree's names."""
+    inc = os.path.join(work, "inc")
+    os.makedirs(inc, exist_ok=True)
+    common = []
+    for i, d in enumerate(("include", "arch/x86/include", "include/uapi",
+                           "arch/x86/include/uapi")):
+        if os.path.isdir(os.path.join(tree, d)):
+            os.symlink(os.path.join(tree, d), os.path.join(inc, "k%d" % i))
+            common += ["-I", os.path.join(inc, "k%d" % i)]
+    links, out = {}, {}
+    for f in files:
+        d = os.path.dirname(f)
+        if d not in links:
+            links[d] = os.path.join(inc, "d%05d" % len(links))
+            os.symlink(os.path.join(tree, d), links[d])
+        out[f] = ["--include-headers", "--include-headers-for-types",
+                  "--recursive-includes" if depth == "recursive" else "--all-includes",
+                  "-I", links[d]] + common + INCLUDE_BY_RUNNER
+    return out
 
 
 def rewritten_findings(args, findings, rules, dirs, failed):
@@ -196,28 +228,45 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     snap = Snapshot(tree, os.path.join(work, "src"), cand)
     phases.append(("prefilter", time.time() - t))
     t = time.time()
-    findings, parse_errors, failures, _ = report_pass(args, work, snap, kinds, rules,
-                                                      SPATCH_OPTS + INCLUDE_BY_RUNNER)
+    me = os.path.join(ROOT, "scripts", "wrapcmp-run")
+    # one parse a file reports and patches; the rules patch only at the patch confidence
+    patch = ["-D", "confidence=" + args.confidence]
+    findings, parse_errors, failures, _, results = report_pass(
+        args, work, snap, kinds, rules, me, lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER,
+        patch=patch)
     failures.update(snap.unreadable)
-    phases.append(("spatch report", time.time() - t))
+    phases.append(("spatch", time.time() - t))
+    if args.types != "off":
+        t = time.time()
+        unknown = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"]} -
+                         set(failures), key=byte_order)
+        opts = typed_options(tree, work, unknown, args.types)
+        tf, tpe, tfail, _, tres = report_pass(
+            args, work, snap, {f: kinds[f] for f in unknown}, rules, me, lambda f: opts[f],
+            name="typed", patch=patch)
+        for f in tfail:		# keep the fast pass's findings there
+            log("typed pass failed on %s (%s): its findings are the fast pass's" % (f, tfail[f]))
+            del opts[f]
+        findings = [f for f in findings if f["file"] not in opts] + \
+            [f for f in tf if f["file"] in opts]
+        results = {f: r for f, r in results.items() if f not in opts}
+        results.update({f: r for f, r in tres.items() if f in opts})
+        parse_errors |= {f for f in tpe if f in opts}
+        phases.append(("typed pass (%s, %d files)" % (args.types, len(unknown)), time.time() - t))
     t = time.time()
     never = report_only_dirs(args, tree)
     rewritten = rewritten_findings(args, findings, rules, never, failures)
-    rules_of = {}
-    for f in rewritten:
-        rules_of.setdefault(f["file"], set()).add(f["rule"])
-    to_patch = sorted(rules_of, key=byte_order)
-    me = os.path.join(ROOT, "scripts", "wrapcmp-run")
-    new, pfail = patch_pass(args, work, snap, to_patch, rules, rules_of,
-                            ["-D", "confidence=" + args.confidence] + INCLUDE_BY_RUNNER, me) \
-        if to_patch else ({}, {})
-    failures.update(pfail)
-    for rel in new:
-        if uses_more_helpers(snap.data(rel), new[rel]):
-            new[rel] = add_helper_include(new[rel])[0]
+    new = {}
+    for rel in sorted({f["file"] for f in rewritten}, key=byte_order):
+        orig = snap.data(rel)
+        res = keep_line_ends(orig, results.get(rel, orig))
+        if uses_more_helpers(orig, res):
+            res = add_helper_include(res)[0]
+        if res != orig:
+            new[rel] = res
     diffs = {rel: unified_diff(work, snap, rel, new[rel]) for rel in sorted(new, key=byte_order)}
     diff = b"".join(diffs[rel] for rel in sorted(diffs, key=byte_order))
-    phases.append(("spatch patch", time.time() - t))
+    phases.append(("diff", time.time() - t))
     t = time.time()
     # spatch also matches #define bodies that are expressions: keep its finding there
     seen = {(f["file"], f["line"]) for f in findings}
@@ -235,7 +284,6 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
                     "would not match the tree: %s%s. No output was written; run again when "
                     "the tree is still" % (len(changed), ", ".join(changed[:5]),
                                            " ..." if len(changed) > 5 else ""))
-    rewritten = [f for f in rewritten if f["file"] not in pfail]
     problems = outputs.consistency(rewritten, diffs)
     if problems:
         raise Fatal("the report and wrapcmp.diff disagree (no output was written):\n  %s"
@@ -276,8 +324,8 @@ def on_signal(signum, frame):
 def main(argv=None):
     set_prog("wrapcmp-run")
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--patch-worker"]:
-        return worker(argv[1:])
+    if argv[:1] == ["--spatch-job"]:
+        return spatch_job(argv[1:])
     signal.signal(signal.SIGTERM, on_signal)
     try:
         run(parse_args(argv))
