@@ -98,14 +98,13 @@ def wrapcmp_typedef(f, t):
 		t = " ".join(m.group(1).split())
 	return t
 
-def wrapcmp_macro_type(p, text):
-	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+def wrapcmp_define_at(p):
+	"""(body, parameters) of the function-like #define that holds p, or None.  A
+	#define continues over lines ending in a backslash, chr(92) (spatch reads a
+	backslash in quotes here as escaping the quote)."""
 	if p[0].current_element != "something_else":
 		return None
-	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
 	lines = wrapcmp_source_lines(p[0].file)
-	# a #define continues over lines ending in a backslash, chr(92) (spatch reads
-	# a backslash in quotes here as escaping the quote)
 	first = last = int(p[0].line) - 1
 	while first > 0 and lines[first - 1].rstrip().endswith(chr(92)):
 		first -= 1
@@ -113,12 +112,44 @@ def wrapcmp_macro_type(p, text):
 		last += 1
 	body = "\n".join(lines[first:last + 1])
 	define = re.match(r"\s*#\s*define\s+\w+\(([^)]*)\)", body)
-	if not m or not define or m.group(1) not in [a.strip() for a in define.group(1).split(",")]:
+	if not define:
 		return None
-	for t, name in WRAPCMP_TYPECHECK.findall(body):
+	return body, [a.strip() for a in define.group(1).split(",")]
+
+def wrapcmp_macro_type(p, text):
+	"""The type typecheck() gives the macro argument that is the operand at p, or None."""
+	m = re.fullmatch(r"[\s(]*([A-Za-z_]\w*)[\s)]*", str(text))
+	define = wrapcmp_define_at(p)
+	if not m or not define or m.group(1) not in define[1]:
+		return None
+	for t, name in WRAPCMP_TYPECHECK.findall(define[0]):
 		if name == m.group(1):
 			return wrapcmp_typedef(p[0].file, " ".join(t.split()))
 	return None
+
+def wrapcmp_text_at(p):
+	"""The source text at p, without comments."""
+	lines = wrapcmp_source_lines(p[0].file)
+	l0, c0 = int(p[0].line) - 1, int(p[0].column)
+	l1, c1 = int(p[0].line_end) - 1, int(p[0].column_end)
+	text = "\n".join(lines[l0:l1 + 1])
+	text = text[c0:len(text) - (len(lines[l1]) - c1)]
+	return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+
+def wrapcmp_bare_argument(q, params):
+	"""True when the operand at q holds a macro parameter outside every bracket of its
+	own.  A caller's argument is pasted in as tokens: (s32)(y - x) with x = a + 1 is
+	y - a + 1, but U32_CMP_LT(y, x) is y - (a + 1).  Inside brackets, (x), f(x) or
+	(u32)(x), the tokens stay grouped in both forms."""
+	depth = 0
+	for tok in re.findall(r"[A-Za-z_]\w*|[][()]|[^\sA-Za-z_\w]", wrapcmp_text_at(q)):
+		if tok in "([":
+			depth += 1
+		elif tok in ")]":
+			depth -= 1
+		elif depth == 0 and tok in params:
+			return True
+	return False
 
 def wrapcmp_operand(p, text):
 	"""Class of the operand at p: (width, signed), "never" or None (unknown)."""
@@ -242,12 +273,17 @@ def wrapcmp_include_anchor(f):
 def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
 	operands (the positions given) are typecheck()ed or whose rewrite the helpers check
-	at build time (macro_ok), and a place for the include.  Empty when it can be
-	rewritten."""
+	at build time (macro_ok), and whose macro parameters are bracketed in them; and a
+	place for the include.  Empty when it can be rewritten."""
 	f = p[0].file
-	if p[0].current_element == "something_else" and not macro_ok and \
-	   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
-		return "; not rewritten outside a function (macro body)"
+	if p[0].current_element == "something_else":
+		if not macro_ok and \
+		   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
+			return "; not rewritten outside a function (macro body)"
+		define = wrapcmp_define_at(p)
+		if define and any(wrapcmp_bare_argument(q, define[1]) for q in operands):
+			return ("; not rewritten: a macro parameter stands in a - b without "
+				"parentheses, so a caller's expression would group differently in the helper")
 	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
 	   wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"

@@ -311,6 +311,27 @@ def one_line(s, n=600):
     return s if len(s) <= n else s[:n] + " ..."
 
 
+def defines(text):
+    """{name: definition} of the #defines of a file (continuation lines joined)."""
+    out = {}
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text,
+                         re.M):
+        out[m.group(1)] = " ".join(m.group(2).split())
+    return out
+
+
+def changed_macros(otext, rtext):
+    """The names of the #defines the rewrite changed, and of those that use them."""
+    do, dr = defines(otext), defines(rtext)
+    changed = {n for n in set(do) | set(dr) if do.get(n) != dr.get(n)}
+    grew = True
+    while grew:
+        more = {n for n, body in dr.items() if changed & set(re.findall(r"\w+", body))}
+        grew = not more <= changed
+        changed |= more
+    return changed
+
+
 class Case:
     def __init__(self, name, orig, res, incs, tmp):
         self.name, self.orig, self.res, self.incs, self.tmp = name, orig, res, incs, tmp
@@ -388,8 +409,11 @@ class Case:
         self.plans = {f["name"]: plan_for(self.name, f, hidden) for f in self.callable}
         by_name = {f["name"]: f for f in self.callable}
         rfuncs = {f["name"]: f for f in fr}
+        # a function is rewritten when its text changed or a #define it uses did
+        macros = changed_macros(otext, rtext)
         changed = [f["name"] for f in fo if f["name"] in rfuncs and
-                   f["text"] != rfuncs[f["name"]]["text"]]
+                   (f["text"] != rfuncs[f["name"]]["text"] or
+                    macros & set(re.findall(r"\w+", f["text"])))]
 
         exe_o = os.path.join(self.tmp, self.name + ".orig")
         exe_r = os.path.join(self.tmp, self.name + ".rewrite")
