@@ -23,6 +23,8 @@ virtual report
 @initialize:python@
 @@
 # --- wrapcmp operand types: this block is the same in every wrapcmp rule ---
+# (spatch 1.1.1 reads an apostrophe, even in a python comment, as the start of a
+# character literal: one without its pair breaks the whole rule, so comments have none.)
 import re
 
 def wrapcmp_key(p):
@@ -56,6 +58,7 @@ for names, cls in (
 WRAPCMP_TEXT_TYPES = (
 	(r"jiffies", ("L", False)),
 	(r"jiffies_64", ("64", False)),
+	(r"get_jiffies_64\s*\(\s*\)", ("64", False)),
 	(r"(__raw_)?readb(_relaxed)?\s*\(.*|ioread8\s*\(.*", ("8", False)),
 	(r"(__raw_)?readw(_relaxed)?\s*\(.*|ioread16(be)?\s*\(.*", ("16", False)),
 	(r"(__raw_)?readl(_relaxed)?\s*\(.*|ioread32(be)?\s*\(.*", ("32", False)),
@@ -138,7 +141,7 @@ def wrapcmp_text_at(p):
 
 def wrapcmp_bare_argument(q, params):
 	"""True when the operand at q holds a macro parameter outside every bracket of its
-	own.  A caller's argument is pasted in as tokens: (s32)(y - x) with x = a + 1 is
+	own.  The argument of a caller is pasted in as tokens: (s32)(y - x) with x = a + 1 is
 	y - a + 1, but U32_CMP_LT(y, x) is y - (a + 1).  Inside brackets, (x), f(x) or
 	(u32)(x), the tokens stay grouped in both forms."""
 	depth = 0
@@ -206,17 +209,86 @@ def wrapcmp_difference(ca, cb):
 	if (hi[0], lo[0]) in (("64", "L"), ("L", "32")):
 		return "arch", hi[0]
 	return "signed", hi[0]
-WRAPCMP_COUNTER_NAME = re.compile(r"count|seq|jiffies|time|stamp|gen|order|head|tail", re.I)
 WRAPCMP_CONFIDENCE = ("low", "moderate", "high")
+# What says that a value wraps, as evidence for a moderate confidence (never a word in
+# a name alone: "count - rest > 0" is a byte count): a source of wrapping values ...
+WRAPCMP_WRAP_SOURCE = re.compile(
+	r"\b(jiffies(?:_64)?|get_jiffies_64|ktime_\w+|local_clock|sched_clock|get_cycles\w*|"
+	r"rdtsc\w*|read_c0_count|(?:__raw_)?read[bwlq](?:_relaxed)?|ioread(?:8|16|32|64)(?:be)?|"
+	r"atomic(?:64|_long)?_(?:read|inc_return|add_return|fetch_add|fetch_inc))\b")
+# ... a sequence-number field ...
+WRAPCMP_SEQ_FIELD = re.compile(r"(?:->|\.)\s*(\w*(?:seq|tsn|ssn|serial)\w*)\s*$", re.I)
+# ... or a name that is only ever incremented, or that the same file compares with the
+# cast idiom or time_after() and its kin
+WRAPCMP_CAST_IDIOM = re.compile(
+	r"\(\s*(?:s8|s16|s32|s64|__s8|__s16|__s32|__s64|int8_t|int16_t|int32_t|int64_t|int|"
+	r"signed(?: int| long)?|long(?: long)?)\s*\)\s*\(([^;{}]*?)\)\s*(?:<=?|>=?)\s*0\b|"
+	r"\b(?:time_(?:after|before)(?:_eq)?(?:64)?|before|after)\s*\(([^;{}]*?)\)")
+wrapcmp_evidence_cache = {}
 
-def wrapcmp_confidence(pa, pb, a, b, unsigned):
-	"""high: the operands are unsigned, so the writer meant wrapping; moderate: their
-	names or types say counter; low: a > b may be what was meant."""
+def wrapcmp_file_text(f):
+	"""The text of file f without its comments (cached)."""
+	if ("text", f) not in wrapcmp_evidence_cache:
+		text = "\n".join(wrapcmp_source_lines(f))
+		wrapcmp_evidence_cache[("text", f)] = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text,
+							  flags=re.S)
+	return wrapcmp_evidence_cache[("text", f)]
+
+def wrapcmp_only_incremented(f, name):
+	"""True when every change of name in file f adds to it (++, +=, atomic_inc) or sets
+	it to a constant, and at least one adds."""
+	text = wrapcmp_file_text(f)
+	n = re.escape(name)
+	adds = len(re.findall(r"(?:\+\+\s*(?:[\w\]\[]*(?:->|\.))*|\batomic\w*_inc\w*\(\s*&\s*(?:[\w\]\[]*(?:->|\.))*)\b%s\b|\b%s\b\s*(?:\+\+|\+=)" % (n, n), text))
+	others = 0
+	for m in re.finditer(r"--\s*(?:[\w\]\[]*(?:->|\.))*\b%s\b(?!\s*\()|\b%s\b\s*(--|[-*/%%&|^]=|<<=|>>=|=(?!=))\s*([^;,)]*)" % (n, n), text):
+		if m.group(1) == "=" and re.fullmatch(r"\s*(?:0[xX]?[0-9a-fA-F]*|[A-Z][A-Z0-9_]*|\d+)[uUlL]*\s*", m.group(2) or ""):
+			continue
+		others += 1
+	return adds > 0 and others == 0
+
+def wrapcmp_compared_as_counter(f, name):
+	"""True when file f compares name with the cast idiom or time_after() and its kin."""
+	key = ("counters", f)
+	if key not in wrapcmp_evidence_cache:
+		names = set()
+		for m in WRAPCMP_CAST_IDIOM.finditer(wrapcmp_file_text(f)):
+			inside = m.group(1) if m.group(1) is not None else m.group(2)
+			if m.group(1) is None or "-" in inside:
+				names.update(re.findall(r"[A-Za-z_]\w*", inside))
+		wrapcmp_evidence_cache[key] = names
+	return name in wrapcmp_evidence_cache[key]
+
+def wrapcmp_evidence(p, text):
+	"""Why the operand at p (written text) is a wrapping value, or None."""
+	t = re.sub(r"\s*(->|\.)\s*", r"\1", " ".join(str(text).split()))
+	m = WRAPCMP_WRAP_SOURCE.search(t)
+	if m:
+		return "%s reads %s" % (t, m.group(1)) if t != m.group(1) else "%s wraps" % t
+	m = WRAPCMP_SEQ_FIELD.search(t)
+	if m:
+		return "%s is a sequence number" % t
+	# a field: its name means the same member all over the file (a local does not)
+	m = re.fullmatch(r"(?:[\w\]\[]+\s*(?:->|\.)\s*)+([A-Za-z_]\w*)", t)
+	if m:
+		f = p[0].file
+		if wrapcmp_only_incremented(f, m.group(1)):
+			return "%s is only ever incremented" % m.group(1)
+		if wrapcmp_compared_as_counter(f, m.group(1)):
+			return "%s is also compared with the cast idiom or time_after()" % m.group(1)
+	return None
+
+def wrapcmp_confidence(pa, pb, a, b, unsigned, idiom=False):
+	"""(confidence, note): high when the operands are unsigned, so the writer meant
+	wrapping; moderate when the difference is cast to a signed type (the idiom itself,
+	idiom=True) or an operand is known to wrap (the note says why); low otherwise, where
+	a > b may be what was meant."""
 	if unsigned:
-		return "high"
-	words = [str(a), str(b), wrapcmp_types.get(wrapcmp_key(pa), ""),
-		 wrapcmp_types.get(wrapcmp_key(pb), "")]
-	return "moderate" if WRAPCMP_COUNTER_NAME.search(" ".join(words)) else "low"
+		return "high", ""
+	if idiom:
+		return "moderate", ""
+	why = wrapcmp_evidence(pa, a) or wrapcmp_evidence(pb, b)
+	return ("moderate", " (wrapping: %s)" % why) if why else ("low", "")
 
 def wrapcmp_below(confidence, threshold):
 	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
@@ -259,10 +331,10 @@ def wrapcmp_note_function(p):
 def wrapcmp_note_include(p, linux):
 	wrapcmp_includes.setdefault(p[0].file, set()).add((int(p[0].line), linux))
 
-def wrapcmp_include_anchor(f):
+def wrapcmp_include_anchor(f, placing=False):
 	"""Line after which the helper include goes, or None when there is no place for it
-	(or when the caller places it)."""
-	if wrapcmp_include_mode[0] == "no":
+	(or when the caller places it; placing: or when no site of f needs it)."""
+	if wrapcmp_include_mode[0] == "no" or placing and f not in wrapcmp_needs_header:
 		return None
 	incs = wrapcmp_includes.get(f, set())
 	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
@@ -283,7 +355,7 @@ def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 		define = wrapcmp_define_at(p)
 		if define and any(wrapcmp_bare_argument(q, define[1]) for q in operands):
 			return ("; not rewritten: a macro parameter stands in a - b without "
-				"parentheses, so a caller's expression would group differently in the helper")
+				"parentheses, so the expression of a caller would group differently in the helper")
 	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
 	   wrapcmp_include_anchor(f) is None:
 		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
@@ -294,6 +366,158 @@ def wrapcmp_op(op):
 	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)
 # a literal, or a name in capitals (a constant macro)
 WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-Z0-9_]*")
+# -D existing=yes: where the kernel has a helper that computes exactly what the site does,
+# use it (tests/prove_conversions.py proves each mapping from the text of the kernel):
+# time_before() and its kin of <linux/jiffies.h> on jiffies, whose typecheck() wants
+# unsigned long (u64 for the 64-bit forms), and before() of tcp where the file includes
+# <net/tcp.h>.  GT and LE have none: time_after(a, b) is LT(b, a), which differs from
+# GT(a, b) at the half-way point.  Never in a #define body (time_after() is one).
+wrapcmp_existing_mode = ["no"]
+WRAPCMP_JIFFIES_TYPES = ("unsigned long", "unsigned long int")
+WRAPCMP_U64_TYPES = ("u64", "__u64", "unsigned long long", "unsigned long long int", "uint64_t")
+WRAPCMP_JIFFIES64 = ("jiffies_64", "get_jiffies_64()")
+
+def wrapcmp_set_existing_mode(mode):
+	if mode not in ("yes", "no"):
+		raise ValueError("-D existing=%s: use yes or no" % mode)
+	wrapcmp_existing_mode[0] = mode
+
+def wrapcmp_includes_tcp(f):
+	text = wrapcmp_file_text(f)
+	return re.search(r"^\s*#\s*include\s*<net/tcp\.h>", text, re.M) is not None and \
+		re.search(r"\bbool\s+before\s*\(", text) is None
+
+def wrapcmp_existing(pc, helper, pa, pb, a, b, ca, cb):
+	"""(name, swap, negate) of the helper of the kernel that computes exactly helper(a, b):
+	name(b, a) when swap, !name(a, b) when negate; or None."""
+	if wrapcmp_existing_mode[0] != "yes" or pc[0].current_element == "something_else" or \
+	   ca in (None, "never") or cb in (None, "never"):
+		return None
+	prefix, suffix = helper.split("_CMP_")
+	if suffix not in ("LT", "GE"):
+		return None
+	A, B = re.sub(r"\s+", "", str(a)), re.sub(r"\s+", "", str(b))
+	ta, tb = wrapcmp_types.get(wrapcmp_key(pa)), wrapcmp_types.get(wrapcmp_key(pb))
+	if prefix == "ULONG" and "jiffies" in (A, B) and \
+	   (A == "jiffies" or ta in WRAPCMP_JIFFIES_TYPES) and \
+	   (B == "jiffies" or tb in WRAPCMP_JIFFIES_TYPES):
+		if suffix == "LT":
+			return ("time_after", True, False) if B == "jiffies" else ("time_before", False, False)
+		return ("time_before_eq", True, False) if B == "jiffies" else ("time_after_eq", False, False)
+	if prefix == "U64" and (A in WRAPCMP_JIFFIES64 or B in WRAPCMP_JIFFIES64) and \
+	   (A in WRAPCMP_JIFFIES64 or ta in WRAPCMP_U64_TYPES) and \
+	   (B in WRAPCMP_JIFFIES64 or tb in WRAPCMP_U64_TYPES):
+		j = B in WRAPCMP_JIFFIES64
+		if suffix == "LT":
+			return ("time_after64", True, False) if j else ("time_before64", False, False)
+		return ("time_before_eq64", True, False) if j else ("time_after_eq64", False, False)
+	if prefix in ("U32", "UINT") and wrapcmp_includes_tcp(pc[0].file):
+		return ("before", False, suffix == "GE")
+	return None
+
+def wrapcmp_unary(text):
+	"""True when text is one unary or postfix expression: no binary operator outside its
+	brackets, so that a cast in front of it applies to all of it."""
+	toks = re.findall(r"->|\+\+|--|[A-Za-z_]\w*|\d[\w.]*|\S", text)
+	i, n = 0, len(toks)
+	while i < n and toks[i] in ("++", "--", "-", "+", "~", "!", "*", "&"):
+		i += 1
+
+	def group(i):
+		depth = 0
+		for j in range(i, n):
+			depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(toks[j], 0)
+			if depth == 0:
+				return j + 1
+		return None
+	if i >= n:
+		return False
+	if toks[i] == "(":
+		i = group(i)
+	elif re.match(r"[A-Za-z_\d]", toks[i]):
+		i += 1
+	else:
+		return False
+	while i is not None and i < n:
+		if toks[i] in ("->", ".") and i + 1 < n and re.match(r"[A-Za-z_]", toks[i + 1]):
+			i += 2
+		elif toks[i] in ("(", "["):
+			i = group(i)
+		elif toks[i] in ("++", "--"):
+			i += 1
+		else:
+			return False
+	return i == n
+
+def wrapcmp_strip_parens(text):
+	t = text.strip()
+	while t.startswith("(") and t.endswith(")"):
+		depth = 0
+		for k, ch in enumerate(t):
+			depth += {"(": 1, ")": -1}.get(ch, 0)
+			if depth == 0 and k < len(t) - 1:
+				return t
+		t = t[1:-1].strip()
+	return t
+
+WRAPCMP_HELPER_WIDTH = {"U8": "8", "U16": "16", "U32": "32", "UINT": "32", "ULONG": "L", "U64": "64"}
+
+def wrapcmp_uncast(text, helper, in_macro):
+	"""The operand without a cast that the conversion done by the helper makes redundant, or
+	None: (uN)((T)x) == (uN)x for every integer x when T has at least N bits
+	(tests/prove_conversions.py; a pointer or floating x is then a build error)."""
+	t = wrapcmp_strip_parens(" ".join(str(text).split()))
+	m = re.match(r"\(\s*([A-Za-z_][\w ]*?)\s*\)\s*(\S.*)$", t)
+	if not m:
+		return None
+	cast = " ".join(m.group(1).split())
+	cls = WRAPCMP_INT_TYPES.get(cast)
+	width = WRAPCMP_HELPER_WIDTH[helper.split("_CMP_")[0]]
+	if cls is None or cast in ("bool", "_Bool") or WRAPCMP_RANK[cls[0]] < WRAPCMP_RANK[width]:
+		return None
+	rest = m.group(2).strip()
+	if not wrapcmp_unary(rest):
+		return None
+	inner = wrapcmp_strip_parens(rest)
+	depth, comma = 0, False
+	for ch in inner:
+		depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+		comma |= ch == "," and depth == 0
+	return rest if in_macro or comma else inner
+
+def wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb):
+	"""How the site is written: ("existing", name, swap, negate), ("texts", helper,
+	a text, b text) when a cast is dropped, or ("plain", helper)."""
+	e = wrapcmp_existing(pc, helper, pa, pb, a, b, ca, cb)
+	if e:
+		return ("existing",) + e + (" ".join(str(a).split()), " ".join(str(b).split()))
+	in_macro = pc[0].current_element == "something_else"
+	ua, ub = wrapcmp_uncast(a, helper, in_macro), wrapcmp_uncast(b, helper, in_macro)
+	if ua or ub:
+		return ("texts", helper, ua or " ".join(str(a).split()), ub or " ".join(str(b).split()))
+	return ("plain", helper)
+
+WRAPCMP_WHOLE = "__WRAPCMP_WHOLE"
+wrapcmp_needs_header = set()	# files where a site got a helper of <linux/wrapcmp.h>
+
+def wrapcmp_replacement(form):
+	"""(h, text) for the fix rules: the name of the helper for h(A, B), or WRAPCMP_WHOLE and the
+	text of the whole replacement."""
+	if form[0] == "plain":
+		return form[1], "0"
+	if form[0] == "texts":
+		return WRAPCMP_WHOLE, "%s(%s, %s)" % form[1:]
+	name, swap, negate, a, b = form[1:]
+	return WRAPCMP_WHOLE, "%s%s(%s, %s)" % ("!" if negate else "", name,
+						b if swap else a, a if swap else b)
+
+def wrapcmp_use(form):
+	"""What the report says to use, for a form."""
+	if form[0] != "existing":
+		return "%s()" % form[1]
+	name, swap, negate = form[1:4]
+	return ("!%s()" % name if negate else
+		"%s() with a and b swapped" % name if swap else "%s()" % name)
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -312,7 +536,7 @@ for names, prefix in (
 wrapcmp_cast_sites = {}
 
 def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
-	"""Return (helper or None, report message, confidence) or None when not the idiom.
+	"""Return (form or None, report message, confidence) or None when not the idiom.
 	A cast to 32 bits or less keeps the low bits of a - b, so the rewrite is exact for
 	operands of any integer types (tests/prove_conversions.py): where spatch cannot see
 	them, the helper checks at build time that they are integers.  A cast to long or 64
@@ -330,7 +554,7 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	if "never" in (ca, cb):
 		return None
 	unsigned = ca is not None and cb is not None and not ca[1] and not cb[1]
-	confidence = wrapcmp_confidence(pa, pb, a, b, unsigned)
+	confidence, _ = wrapcmp_confidence(pa, pb, a, b, unsigned, idiom=True)
 	tail = " (confidence: %s)" % confidence
 	wide = {"ULONG": ("L", "64"), "U64": ("64",)}.get(prefix)
 	if ca is None or cb is None:
@@ -351,11 +575,13 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 		evidence = " (types from typecheck())"
 	else:
 		evidence = ""
+	form = wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb)
 	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) \
-		if prefix == "ULONG" and ca is not None and cb is not None else ""
+		if prefix == "ULONG" and ca is not None and form[0] != "existing" and \
+		cb is not None else ""
 	why = wrapcmp_cannot_patch(pc, pa, pb, macro_ok=True)
-	return None if why else helper, ("WARNING: %s relies on wrapping: use %s()%s%s%s%s" %
-					 (shape, helper, hint, evidence, why, tail)), confidence
+	return None if why else form, ("WARNING: %s relies on wrapping: use %s%s%s%s%s" %
+				       (shape, wrapcmp_use(form), hint, evidence, why, tail)), confidence
 
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wc_site_find finds the sites without it, then wc_site binds the
@@ -533,8 +759,10 @@ op << wc_site.op;
 a << wc_site.A;
 b << wc_site.B;
 inc << virtual.include = "yes";
+existing << virtual.existing = "no";
 @@
 wrapcmp_set_include_mode(inc)
+wrapcmp_set_existing_mode(existing)
 d = wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b)
 if d is None:
 	cocci.include_match(False)
@@ -558,33 +786,49 @@ position wc_site.pc;
 
 * E@pc
 
-@script:python wc_helper depends on patch@
+@script:python wc_form depends on patch@
 pc << wc_site.pc;
 threshold << virtual.confidence = "low";
 h;
+ex;
 @@
-helper, msg, confidence = wrapcmp_cast_sites[wrapcmp_key(pc)]
-if helper is None or wrapcmp_below(confidence, threshold):
+form, msg, confidence = wrapcmp_cast_sites[wrapcmp_key(pc)]
+if form is None or wrapcmp_below(confidence, threshold):
 	cocci.include_match(False)
 else:
-	coccinelle.h = cocci.make_ident(helper)
+	h, ex = wrapcmp_replacement(form)
+	coccinelle.h = cocci.make_ident(h)
+	coccinelle.ex = cocci.make_expr(ex)
+	if form[0] != "existing":
+		wrapcmp_needs_header.add(pc[0].file)
 
+// h(A, B) keeps the operands as written; other forms (a cast dropped, a helper of the
+// kernel) are written from text, ex, and h is then WRAPCMP_WHOLE
 @wc_fix depends on patch@
 expression wc_site.E, wc_site.A, wc_site.B;
 position wc_site.pc;
-identifier wc_helper.h;
+identifier wc_form.h;
+expression wc_form.ex;
+position pa : script:python(h) { str(h) != WRAPCMP_WHOLE };
+position pw : script:python(h) { str(h) == WRAPCMP_WHOLE };
 @@
 
 (
-- (E@pc)
+- (E@pc@pa)
 + h(A, B)
 |
-- E@pc
+- E@pc@pa
 + h(A, B)
+|
+- (E@pc@pw)
++ ex
+|
+- E@pc@pw
++ ex
 )
 
 @depends on wc_fix && !wc_has_include@
-position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file) };
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 
 (

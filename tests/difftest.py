@@ -33,6 +33,10 @@ A testcase named guard_*.c holds a site whose rewrite a caller makes wrong (poin
 arguments of a #define, a narrow difference under a 64-bit cast): its rewrite must fail to
 build with the header's own message (GuardCase), never run.
 
+A testcase with an expected/NAME.existing.res (its rewrite with -D existing=yes, the
+kernel's own time_before() and kin) is tested with that rewrite too; a typecheck() of
+theirs that fails (gcc's "comparison of distinct pointer types") is a FAIL.
+
 Usage: tests/difftest.py [--cases DIR] [--expected DIR] [--keep] [NAME...]
 Prints PASS/FAIL lines; exits 1 if any FAIL.
 """
@@ -353,6 +357,8 @@ class Case:
             fh.write(driver_source(os.path.abspath(path), self.callable, self.plans))
         p = run(["gcc"] + flags + ["-Werror=implicit-function-declaration"] + self.incs +
                 [drv, os.path.join(SHIM, "shim.c"), "-o", out])
+        if "comparison of distinct pointer types" in p.stderr:
+            raise RuntimeError("a typecheck() fails in %s: %s" % (rel(path), one_line(p.stderr)))
         if p.returncode:
             implicit = sorted(set(re.findall(r"implicit declaration of function [`'‘]"
                                              r"([^'`’]+)", p.stderr)))
@@ -555,6 +561,10 @@ def main():
             kind = GuardCase if n.startswith("guard_") else Case
             kind(n, os.path.join(args.cases, n + ".c"), os.path.join(args.expected, n + ".res"),
                  incs, tmp).go()
+            # the rewrite with -D existing=yes (the kernel's own helpers) too
+            res = os.path.join(args.expected, n + ".existing.res")
+            if os.path.exists(res):
+                Case(n + ".existing", os.path.join(args.cases, n + ".c"), res, incs, tmp).go()
     finally:
         if args.keep:
             print("# scratch kept in %s" % tmp)
