@@ -7,7 +7,8 @@
 DEPS := coccinelle python3-z3 parallel gcc clang make \
 	gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu \
 	libubsan1 linux-source-6.1 xz-utils patch git \
-	flex bison bc libelf-dev libssl-dev
+	flex bison bc libelf-dev libssl-dev \
+	python3-jsonschema python3-rfc3987 nodejs
 
 .PHONY: all check install-deps bench-codegen run help
 
@@ -19,10 +20,14 @@ help:
 	@echo "make install-deps   install the Debian packages listed in DEPS"
 	@echo "make bench-codegen  instruction counts of helpers and idioms on four architectures"
 
+# The SARIF 2.1.0 schema that tests/check-sarif validates against comes from the npm
+# registry (scripts/sarif-schema-fetch, cached); npm is Debian's unless a nodejs from
+# elsewhere brought its own.
 install-deps:
 	@missing=$$(for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
-			|| echo $$p; done); \
+			|| echo $$p; done; \
+		command -v npm >/dev/null 2>&1 || echo npm); \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
 		echo "install-deps: installing" $$missing; \
@@ -32,6 +37,7 @@ install-deps:
 		echo "  apt-get update && apt-get install -y" $$missing; \
 		exit 1; \
 	fi
+	@scripts/sarif-schema-fetch >/dev/null
 
 check: install-deps kernel-tree
 	tests/run

@@ -1,6 +1,7 @@
 """wrapcmp-run: apply every cocci/*.cocci rule to a whole C tree (a Linux kernel by default).
 
-Writes OUT/report.txt, OUT/report.json, OUT/wrapcmp.diff and OUT/summary.txt.
+Writes OUT/report.txt, OUT/report.json, OUT/report.sarif (SARIF 2.1.0), OUT/wrapcmp.diff
+and OUT/summary.txt.
 
 How it is fast and still complete:
   1. scripts/prefilter.c (compiled on first use into a cache folder) reads every .c/.h file
@@ -34,6 +35,7 @@ a second run out of it.  --apply applies the diff to the tree after a dry run, a
 nothing.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -50,6 +52,7 @@ from .diffs import keep_line_ends, unified_diff
 from .prefilter import prefilter
 from .report_pass import SPATCH_OPTS, report_pass, spatch_job
 from .rules import read_rules
+from .sarif import write_sarif
 from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
     ensure_default_tree, list_sources
 from .util import Fatal, ROOT, env_flag, log, set_prog
@@ -303,6 +306,10 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
              "jobs": ("hosts file " + args.hosts) if args.hosts else args.jobs}
     outputs.write_outputs(stage, findings, rules, diff, stats, text_of,
                           {finding_key(f) for f in rewritten})
+    with open(os.path.join(stage, "report.json"), encoding="utf-8",
+              errors="surrogateescape") as fh:
+        write_sarif(os.path.join(stage, "report.sarif"), json.load(fh), rules, diffs,
+                    tree_label, source=lambda rel: snap.data(rel) if rel in snap.ids else b"")
     if failures and not args.allow_parse_failures:
         # keep the outputs, but make the failure loud
         outputs.install_outputs(stage, out)
