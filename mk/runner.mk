@@ -8,6 +8,15 @@
 #                          run (about 3 minutes)
 #   make bench             fast runner against plain `spatch --dir` on BENCH_DIRS, as a ratio
 #   make coccicheck-install KDIR=/path/to/linux   put the rules into KDIR/scripts/coccinelle
+#   make check-patch PATCH=file [TREE=/path/to/linux] [CONFIDENCE=moderate] [FIX=1 [FIX_OUT=f]]
+#                          does the patch add the idiom?  checkpatch-style findings on the
+#                          lines it adds (scripts/wrapcmp-check-patch); no PATCH: standard
+#                          input (make check-patch < x.patch).  make runs here, not in the
+#                          kernel tree, so give TREE= (the script alone defaults to the
+#                          current directory when it is a kernel tree).  CONFIDENCE: the
+#                          command exits 1 at or above it (default moderate), 2 when the
+#                          patch cannot be read or applied; make then says "Error 1" or
+#                          "Error 2" and exits 2 itself
 #
 # Variables: TREE (default: Debian's linux-source-6.1 unpacked into /var/cache/wrapcmp),
 # OUT (default out/), JOBS (default nproc), APPLY=1 (apply the patch to TREE, all or nothing),
@@ -33,7 +42,8 @@ TREE_CHECK_OUT ?= $(OUT)-tree-check
 WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
 	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
 
-.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install kernel-tree
+.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install kernel-tree \
+	check-patch
 
 # The default tree, unpacked from Debian's linux-source-6.1 on first use (make check needs it).
 kernel-tree: install-deps
@@ -73,3 +83,12 @@ bench: install-deps
 coccicheck-install:
 	@test -n '$(KDIR)' || { echo "coccicheck-install: give KDIR=/path/to/linux"; exit 2; }
 	scripts/coccicheck-install KDIR='$(KDIR)'
+
+# The variables reach the command through the environment (make exports those given on its
+# command line), never through the recipe's text: a patch's or a tree's name is data.  TREE
+# and CONFIDENCE are passed only when given (this file's TREE and CONFIDENCE defaults are
+# make run's).
+check-patch: install-deps
+	@scripts/wrapcmp-check-patch $${TREE:+--tree "$$TREE"} \
+		$${CONFIDENCE:+--confidence "$$CONFIDENCE"} $${FIX:+--fix} \
+		$${FIX_OUT:+--fix-out "$$FIX_OUT"} -- "$${PATCH:--}"
