@@ -152,6 +152,7 @@ def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=()):
     s.append("rules: %s" % " ".join(r["name"] for r in rules))
     s.append("prefilter: %s" % ("off (exhaustive)" if stats["no_prefilter"] else "on"))
     s.append("patch confidence: %s and above" % stats["confidence"])
+    s.append("kernel helpers where exact (EXISTING): %s" % stats.get("existing", "no"))
     s.append("reported, never patched: %s" % (" ".join(stats["report_only"]) or "none"))
     s.append("files scanned: %d" % stats["scanned"])
     s.append("files passed to spatch: %d" % stats["to_spatch"])

@@ -62,6 +62,11 @@ from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
 # the rules leave #include <linux/wrapcmp.h> to the runner (includes.py), which can put it
 # where spatch 1.1.1 cannot
 INCLUDE_BY_RUNNER = ["-D", "include=no"]
+# Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
+# programs built against tools/include or the host's headers, and the uapi headers and
+# fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace; none of them can
+# include <linux/wrapcmp.h>.
+KERNEL_REPORT_ONLY = "tools scripts include/uapi arch/*/include/uapi fs/xfs/libxfs"
 
 
 def parse_args(argv):
@@ -88,8 +93,13 @@ def parse_args(argv):
                     choices=CONFIDENCES,
                     help="patch only findings of at least this confidence (default low: all)")
     ap.add_argument("--report-only-dirs", default=os.environ.get("REPORT_ONLY_DIRS"),
-                    help="space-separated top-level folders that are reported, never patched "
-                         "(default: 'tools scripts' in a kernel tree, none elsewhere)")
+                    help="space-separated folders that are reported, never patched, * one "
+                         "name (default in a tree with a Kbuild file: '%s'; none "
+                         "elsewhere)" % KERNEL_REPORT_ONLY)
+    ap.add_argument("--existing", choices=("no", "yes"),
+                    default=os.environ.get("EXISTING") or "no",
+                    help="use the kernel's own helpers where they are exact: time_before() "
+                    "and its kin on jiffies, tcp's before() (EXISTING=; make series: yes)")
     ap.add_argument("--types", choices=("off", "direct", "recursive"),
                     default=os.environ.get("TYPES") or "off",
                     help="read the types of headers for the files where the fast pass had "
@@ -112,13 +122,6 @@ def parse_args(argv):
     return args
 
 
-# Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
-# programs built against tools/include or the host's headers, and the uapi headers and
-# fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace; none of them can
-# include <linux/wrapcmp.h>.
-KERNEL_REPORT_ONLY = "tools scripts include/uapi arch/*/include/uapi fs/xfs/libxfs"
-
-
 def report_only_dirs(args, tree):
     """The report-only folders, as patterns a path must start with (* is one name)."""
     if args.report_only_dirs is not None:
@@ -136,7 +139,7 @@ def report_only(path, dirs):
 BUILD_CHECKED = "(operand types checked at build time)"
 
 
-def typed_options(tree, work, files, depth):
+def typed_options(tree, work, files, depth, extra):
     """spatch options that read the types of headers, per file: the tree's include
     folders and the file's own folder on the include path.  spatch sees them through
     symbolic links under generated names in the scratch folder, never the tree's names."""
@@ -156,7 +159,7 @@ def typed_options(tree, work, files, depth):
             os.symlink(os.path.join(tree, d), links[d])
         out[f] = ["--include-headers", "--include-headers-for-types",
                   "--recursive-includes" if depth == "recursive" else "--all-includes",
-                  "-I", links[d]] + common + INCLUDE_BY_RUNNER
+                  "-I", links[d]] + common + INCLUDE_BY_RUNNER + extra
     return out
 
 
@@ -234,8 +237,9 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     me = os.path.join(ROOT, "scripts", "wrapcmp-run")
     # one parse a file reports and patches; the rules patch only at the patch confidence
     patch = ["-D", "confidence=" + args.confidence]
+    existing = ["-D", "existing=yes"] if args.existing == "yes" else []
     findings, parse_errors, failures, _, results = report_pass(
-        args, work, snap, kinds, rules, me, lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER,
+        args, work, snap, kinds, rules, me, lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER + existing,
         patch=patch)
     failures.update(snap.unreadable)
     phases.append(("spatch", time.time() - t))
@@ -243,7 +247,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
         t = time.time()
         unknown = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"]} -
                          set(failures), key=byte_order)
-        opts = typed_options(tree, work, unknown, args.types)
+        opts = typed_options(tree, work, unknown, args.types, existing)
         tf, tpe, tfail, _, tres = report_pass(
             args, work, snap, {f: kinds[f] for f in unknown}, rules, me, lambda f: opts[f],
             name="typed", patch=patch)
@@ -302,7 +306,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
              "failures": failures, "parse_errors": parse_errors, "t0": t0,
              "patched": len(diffs), "phases": phases, "report_only": never,
              "no_prefilter": args.no_prefilter, "confidence": args.confidence,
-             "paths": args.paths,
+             "paths": args.paths, "existing": args.existing,
              "jobs": ("hosts file " + args.hosts) if args.hosts else args.jobs}
     outputs.write_outputs(stage, findings, rules, diff, stats, text_of,
                           {finding_key(f) for f in rewritten})
