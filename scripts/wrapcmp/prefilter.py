@@ -8,10 +8,18 @@ import threading
 from .util import Fatal, ROOT
 
 
+SOURCE = os.path.join(ROOT, "scripts", "prefilter.c")
+
+
+def prefilter_digest():
+    with open(SOURCE, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
 def build_prefilter():
     """The prefilter binary, compiled on first use into the cache folder."""
-    src = os.path.join(ROOT, "scripts", "prefilter.c")
-    digest = hashlib.sha256(open(src, "rb").read()).hexdigest()[:16]
+    src = SOURCE
+    digest = prefilter_digest()
     cache = os.environ.get("WRAPCMP_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "wrapcmp")
     exe = os.path.join(cache, "prefilter-" + digest)

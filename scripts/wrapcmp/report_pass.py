@@ -1,4 +1,5 @@
 """spatch in report mode over the snapshot: one parse per file for all its rules."""
+import base64
 import os
 import re
 import shlex
@@ -67,13 +68,15 @@ def spatch_job(argv):
 
 
 def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_OPTS,
-                name="report", patch=None):
+                name="report", patch=None, cache=None):
     """Run the rules each file needs, with the spatch options opts_of(file) gives; files
     that need the same rules and options share shards and one semantic patch joining
     those rules.  With patch (the options of patch mode, e.g. -D confidence=low), the
     same parse also patches: each file spatch changes is left beside its copy in the
     snapshot as NAME.cocci_res (--out-place), the copy itself unchanged.  Returns
-    (findings, parse_errors, failures, shards, {file: patched bytes}), with tree paths."""
+    (findings, parse_errors, failures, shards, {file: patched bytes}), with tree paths.
+    With a cache (cache.py), a file whose key is there is not sent to spatch, and the
+    results of each file spatch handled without failing are stored."""
     sdir = os.path.join(work, name)
     os.mkdir(sdir)
     size = args.shard_size
@@ -85,13 +88,33 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
         if names:	# else no rule of this run needs the file (--rules with fewer kinds)
             by_rules.setdefault((names, tuple(opts_of(f))), []).append(snap.ids[f])
     shards, sp_of, opts = {}, {}, {}
-    sps = {}
+    sps, texts = {}, {}
+    findings, parse_errors, results, keys = [], set(), {}, {}
     for names, o in sorted(by_rules):
         if names not in sps:
             sps[names] = os.path.join(work, "%s-rules-%d.cocci" % (name, len(sps)))
+            texts[names] = combined_rules([r for r in rules if r["name"] in names])
             with open(sps[names], "w") as f:
-                f.write(combined_rules([r for r in rules if r["name"] in names]))
-        files = by_rules[(names, o)]
+                f.write(texts[names])
+        files = []
+        for sid in by_rules[(names, o)]:
+            rel = snap.rel(sid)
+            if cache is None:
+                files.append(sid)
+                continue
+            keys[rel] = cache.key(snap.data(rel), rel.endswith(".h"), texts[names],
+                                  list(o) + (patch or []))
+            hit = cache.get(keys[rel])
+            if hit is None:
+                files.append(sid)
+                continue
+            for c in hit["findings"]:
+                findings.append(dict(zip(("rule", "line", "col", "line_end", "col_end",
+                                          "message"), c), file=rel))
+            if hit["parse_error"]:
+                parse_errors.add(rel)
+            if hit["result"] is not None:
+                results[rel] = base64.b64decode(hit["result"])
         # spatch's start-up is paid per shard: files that need fewer of the rules go in
         # larger shards, so that a shard holds about the same amount of rule work
         gsize = max(1, size * len(rules) // len(names))
@@ -133,7 +156,7 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
         jobs = [s for s in sorted(shards) if ok[s]] + [j for j in sorted(single) if ok2[j]]
     else:
         jobs = sorted(shards)
-    findings, parse_errors = [], set()
+    ran = set()
     for j in jobs:
         with open(os.path.join(sdir, j + ".out"), errors="replace") as f:
             for line in f:
@@ -158,13 +181,21 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
                     if why.startswith("Error in Python script"):
                         why = "a rule's python code raised an exception (%s)" % why
                     failures.setdefault(current, why[:200])
-    results = {}
-    if patch:
-        for j in jobs:
-            with open(os.path.join(sdir, j + ".list")) as f:
-                for sid in f.read().split():
-                    path = os.path.join(snap.dir, sid + RESULT)
-                    if os.path.exists(path) and snap.rel(sid) not in failures:
-                        with open(path, "rb") as r:
-                            results[snap.rel(sid)] = r.read()
+    for j in jobs:
+        with open(os.path.join(sdir, j + ".list")) as f:
+            for sid in f.read().split():
+                ran.add(snap.rel(sid))
+                path = os.path.join(snap.dir, sid + RESULT)
+                if patch and os.path.exists(path) and snap.rel(sid) not in failures:
+                    with open(path, "rb") as r:
+                        results[snap.rel(sid)] = r.read()
+    if cache is not None:
+        mine = {}
+        for f in findings:
+            mine.setdefault(f["file"], []).append(
+                [f[k] for k in ("rule", "line", "col", "line_end", "col_end", "message")])
+        for rel in sorted(ran - set(failures)):
+            cache.put(keys[rel], {
+                "findings": mine.get(rel, []), "parse_error": rel in parse_errors,
+                "result": base64.b64encode(results[rel]).decode() if rel in results else None})
     return findings, parse_errors, failures, len(shards), results

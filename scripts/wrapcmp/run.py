@@ -46,10 +46,11 @@ import time
 
 from . import outputs
 from .apply import apply_diff, check_writable
+from .cache import Cache, default_dir as default_cache_dir, stat_key
 from .includes import add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, unified_diff
-from .prefilter import prefilter
+from .prefilter import prefilter, prefilter_digest
 from .report_pass import SPATCH_OPTS, report_pass, spatch_job
 from .rules import read_rules
 from .sarif import write_sarif
@@ -105,6 +106,11 @@ def parse_args(argv):
                     help="read the types of headers for the files where the fast pass had "
                     "to leave them to the build (TYPES=): 'direct' reads the headers they "
                     "include, 'recursive' also the headers those include (default off)")
+    ap.add_argument("--cache", default=os.environ.get("CACHE") or default_cache_dir(),
+                    help="the result cache (CACHE=; default %(default)s): a file whose bytes, "
+                    "rules and options a run has seen is not parsed again")
+    ap.add_argument("--no-cache", action="store_true", default=env_flag("NO_CACHE"),
+                    help="neither read nor write the cache")
     ap.add_argument("--no-prefilter", action="store_true", help="send every file to spatch")
     ap.add_argument("--shard-size", type=int, default=None,
                     help="files per spatch process (default 16, 40 without prefilter)")
@@ -161,6 +167,51 @@ def typed_options(tree, work, files, depth, extra):
                   "--recursive-includes" if depth == "recursive" else "--all-includes",
                   "-I", links[d]] + common + INCLUDE_BY_RUNNER + extra
     return out
+
+
+def cached_prefilter(args, tree, files, cache):
+    """The prefilter's verdicts, taken from the cache for the files whose size, times and
+    inode are those the last run of this tree saw (cache.py)."""
+    salt = prefilter_digest()
+    old = cache.tree_stats(tree, salt)
+    known, todo, stats = {}, [], {}
+    for rel in files:
+        try:
+            stats[rel] = stat_key(os.path.join(tree, rel))
+        except OSError:
+            todo.append(rel)
+            continue
+        e = old.get(rel)
+        if e and e[:4] == stats[rel]:
+            known[rel] = e[4]
+        else:
+            todo.append(rel)
+    new = prefilter(tree, todo, args.jobs) if todo else {}
+    kinds = {rel: known[rel] for rel in files if known.get(rel)}
+    kinds.update(new)
+    cache.put_tree_stats(tree, salt, {rel: st + [kinds.get(rel, "")]
+                                      for rel, st in stats.items()})
+    return {rel: kinds[rel] for rel in files if rel in kinds}
+
+
+MACRO_SCAN_CODE = os.path.join(ROOT, "scripts", "wrapcmp", "macro_scan.py")
+
+
+def cached_macro_sites(cache, data):
+    """macro_scan.sites() of a file's bytes, through the cache (keyed by the scanner's
+    own code too)."""
+    if not cache.dir:
+        return macro_sites(data.decode("latin-1"))
+    if not hasattr(cached_macro_sites, "code"):
+        with open(MACRO_SCAN_CODE, "rb") as f:
+            cached_macro_sites.code = f.read().decode("latin-1")
+    key = cache.key(data, False, "macro-scan\0" + cached_macro_sites.code, [])
+    hit = cache.get(key)
+    if hit is not None:
+        return [tuple(x) for x in hit]
+    sites = macro_sites(data.decode("latin-1"))
+    cache.put(key, [list(x) for x in sites])
+    return sites
 
 
 def rewritten_findings(args, findings, rules, dirs, failed):
@@ -224,10 +275,11 @@ def run(args):
 def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     phases = []
     t = time.time()
+    cache = Cache(None if args.no_cache else args.cache)
     if args.no_prefilter:
         kinds = {f: None for f in files}
     else:
-        kinds = prefilter(tree, files, args.jobs)
+        kinds = cached_prefilter(args, tree, files, cache)
         log("prefilter: %d of %d files may hold a site (%.1f s)"
             % (len(kinds), len(files), time.time() - t))
     cand = list(kinds)
@@ -240,7 +292,11 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     existing = ["-D", "existing=yes"] if args.existing == "yes" else []
     findings, parse_errors, failures, _, results = report_pass(
         args, work, snap, kinds, rules, me, lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER + existing,
-        patch=patch)
+        patch=patch, cache=cache if cache.dir else None)
+    if cache.dir:
+        log("cache: %d file(s) known, %d parsed%s" % (
+            cache.hits, cache.misses, " (%d corrupt or foreign entries ignored)" % cache.bad
+            if cache.bad else ""))
     failures.update(snap.unreadable)
     phases.append(("spatch", time.time() - t))
     if args.types != "off":
@@ -279,8 +335,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     seen = {(f["file"], f["line"]) for f in findings}
     for rel in cand:
         if rel in snap.ids:
-            text = snap.data(rel).decode("latin-1")
-            for line, col, message in macro_sites(text):
+            for line, col, message in cached_macro_sites(cache, snap.data(rel)):
                 if (rel, line) not in seen:
                     findings.append({"rule": "macro", "file": rel, "line": line, "col": col,
                                      "line_end": None, "col_end": None, "message": message})
