@@ -78,11 +78,25 @@ def run_parallel(args, work, name, command, jobids, weights, total, what, timeou
     cmd.append(command)
     with open(os.path.join(work, name + ".parallel.err"), "w") as err, \
             Progress(what, total, weights, joblog, jobids):
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        # parallel runs in its own session, so Ctrl-C or SIGTERM must stop it by hand; the
+        # two are held back while it starts, so that one cannot land between its start
+        # and the handler that stops it
+        p = None
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err,
+                                 start_new_session=True)
+        finally:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            except BaseException:
+                if p is not None:
+                    os.killpg(p.pid, signal.SIGTERM)
+                    p.wait()
+                raise
         try:
             p.wait()
         except BaseException:
-            # Ctrl-C or SIGTERM: parallel runs in its own session, so stop it and its spatch
             os.killpg(p.pid, signal.SIGTERM)
             p.wait()
             raise
