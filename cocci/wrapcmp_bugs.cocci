@@ -18,6 +18,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual noinclude
 
 @initialize:python@
 @@
@@ -314,8 +315,8 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
-# -D include=no: add no #include and never refuse a site for want of a place for it;
-# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+# -D noinclude: add no #include and never refuse a site for want of a place for it; the
+# caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
@@ -575,6 +576,11 @@ def wrapcmp_ucast_decide(pa, pz, t, tf, op):
 	return ("WARNING: %s %s: an unsigned value is never negative; a wrap test is %s_CMP_%s() "
 		"(confidence: high)" % (shape, WRAPCMP_UNSIGNED_MEANING[suffix],
 					WRAPCMP_UCAST_PREFIX[cast], suffix))
+
+// -D noinclude: the caller places #include <linux/wrapcmp.h>
+@script:python depends on noinclude@
+@@
+wrapcmp_set_include_mode("no")
 
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wb_site_find finds the sites without it, then wb_site binds the

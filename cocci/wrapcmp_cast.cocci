@@ -19,6 +19,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual noinclude
 
 @initialize:python@
 @@
@@ -315,8 +316,8 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
-# -D include=no: add no #include and never refuse a site for want of a place for it;
-# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+# -D noinclude: add no #include and never refuse a site for want of a place for it; the
+# caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
@@ -583,6 +584,11 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	return None if why else form, ("WARNING: %s relies on wrapping: use %s%s%s%s%s" %
 				       (shape, wrapcmp_use(form), hint, evidence, why, tail)), confidence
 
+// -D noinclude: the caller places #include <linux/wrapcmp.h>
+@script:python depends on noinclude@
+@@
+wrapcmp_set_include_mode("no")
+
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wc_site_find finds the sites without it, then wc_site binds the
 // whole comparison E at the few places found.
@@ -699,7 +705,7 @@ t << wc_type_b.TB;
 @@
 wrapcmp_note_type(pb, t)
 
-@wc_has_include depends on wc_site@
+@wc_has_include depends on wc_site && !noinclude@
 position p;
 @@
 
@@ -710,7 +716,7 @@ p << wc_has_include.p;
 @@
 wrapcmp_has_header.add(p[0].file)
 
-@wc_function depends on wc_site && !wc_has_include@
+@wc_function depends on wc_site && !wc_has_include && !noinclude@
 identifier f;
 position p;
 @@
@@ -722,7 +728,7 @@ p << wc_function.p;
 @@
 wrapcmp_note_function(p)
 
-@wc_linux_include depends on wc_site && !wc_has_include@
+@wc_linux_include depends on wc_site && !wc_has_include && !noinclude@
 position p;
 @@
 
@@ -733,7 +739,7 @@ p << wc_linux_include.p;
 @@
 wrapcmp_note_include(p, True)
 
-@wc_any_include depends on wc_site && !wc_has_include@
+@wc_any_include depends on wc_site && !wc_has_include && !noinclude@
 position p;
 @@
 
@@ -758,10 +764,8 @@ tf << wc_site.tf = "";
 op << wc_site.op;
 a << wc_site.A;
 b << wc_site.B;
-inc << virtual.include = "yes";
 existing << virtual.existing = "no";
 @@
-wrapcmp_set_include_mode(inc)
 wrapcmp_set_existing_mode(existing)
 d = wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b)
 if d is None:
@@ -827,7 +831,7 @@ position pw : script:python(h) { str(h) == WRAPCMP_WHOLE };
 + ex
 )
 
-@depends on wc_fix && !wc_has_include@
+@depends on wc_fix && !wc_has_include && !noinclude@
 position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 

@@ -17,6 +17,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual noinclude
 
 @initialize:python@
 @@
@@ -313,8 +314,8 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
-# -D include=no: add no #include and never refuse a site for want of a place for it;
-# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+# -D noinclude: add no #include and never refuse a site for want of a place for it; the
+# caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
@@ -550,6 +551,11 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 				       "(confidence: %s)" % (shape, wrapcmp_use(form), note, why,
 							     confidence)), confidence
 
+// -D noinclude: the caller places #include <linux/wrapcmp.h>
+@script:python depends on noinclude@
+@@
+wrapcmp_set_include_mode("no")
+
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): ws_site_find finds the sites without it, then ws_site binds the
 // whole comparison E at the few places found.
@@ -618,7 +624,7 @@ t << ws_type_b.TB;
 @@
 wrapcmp_note_type(pb, t)
 
-@ws_has_include depends on ws_site@
+@ws_has_include depends on ws_site && !noinclude@
 position p;
 @@
 
@@ -629,7 +635,7 @@ p << ws_has_include.p;
 @@
 wrapcmp_has_header.add(p[0].file)
 
-@ws_function depends on ws_site && !ws_has_include@
+@ws_function depends on ws_site && !ws_has_include && !noinclude@
 identifier f;
 position p;
 @@
@@ -641,7 +647,7 @@ p << ws_function.p;
 @@
 wrapcmp_note_function(p)
 
-@ws_linux_include depends on ws_site && !ws_has_include@
+@ws_linux_include depends on ws_site && !ws_has_include && !noinclude@
 position p;
 @@
 
@@ -652,7 +658,7 @@ p << ws_linux_include.p;
 @@
 wrapcmp_note_include(p, True)
 
-@ws_any_include depends on ws_site && !ws_has_include@
+@ws_any_include depends on ws_site && !ws_has_include && !noinclude@
 position p;
 @@
 
@@ -675,10 +681,8 @@ pz << ws_site_find.pz;
 op << ws_site.op;
 a << ws_site.A;
 b << ws_site.B;
-inc << virtual.include = "yes";
 existing << virtual.existing = "no";
 @@
-wrapcmp_set_include_mode(inc)
 wrapcmp_set_existing_mode(existing)
 d = wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b)
 if d is None:
@@ -744,7 +748,7 @@ position pw : script:python(h) { str(h) == WRAPCMP_WHOLE };
 + ex
 )
 
-@depends on ws_fix && !ws_has_include@
+@depends on ws_fix && !ws_has_include && !noinclude@
 position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 

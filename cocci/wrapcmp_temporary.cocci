@@ -19,6 +19,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual noinclude
 
 @initialize:python@
 @@
@@ -315,8 +316,8 @@ WRAPCMP_UNSIGNED_MEANING = {"LT": "is always false", "GE": "is always true",
 wrapcmp_first_function = {}
 wrapcmp_includes = {}
 wrapcmp_has_header = set()
-# -D include=no: add no #include and never refuse a site for want of a place for it;
-# the caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
+# -D noinclude: add no #include and never refuse a site for want of a place for it; the
+# caller places it (scripts/wrapcmp-run does, also where spatch 1.1.1 cannot)
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
@@ -664,6 +665,11 @@ def wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d):
 	return None if why else helper, ("WARNING: %s %s: use %s()%s%s" %
 					 (shape, what, helper, why, tail)), confidence
 
+// -D noinclude: the caller places #include <linux/wrapcmp.h>
+@script:python depends on noinclude@
+@@
+wrapcmp_set_include_mode("no")
+
 @wt_site disable drop_cast@
 identifier d;
 expression A, B, C, E;
@@ -802,7 +808,7 @@ p << wt_next.p;
 @@
 wrapcmp_temp_next[wrapcmp_key(pd)] = p
 
-@wt_has_include depends on wt_site@
+@wt_has_include depends on wt_site && !noinclude@
 position p;
 @@
 
@@ -826,7 +832,7 @@ p << wt_function.p;
 wrapcmp_note_function(p)
 wrapcmp_temp_functions.setdefault(p[0].file, set()).add(int(p[0].line))
 
-@wt_linux_include depends on wt_site && !wt_has_include@
+@wt_linux_include depends on wt_site && !wt_has_include && !noinclude@
 position p;
 @@
 
@@ -837,7 +843,7 @@ p << wt_linux_include.p;
 @@
 wrapcmp_note_include(p, True)
 
-@wt_any_include depends on wt_site && !wt_has_include@
+@wt_any_include depends on wt_site && !wt_has_include && !noinclude@
 position p;
 @@
 
@@ -862,9 +868,7 @@ pcmp << wt_site.pcmp;
 a << wt_site.A;
 b << wt_site.B;
 d << wt_site.d;
-inc << virtual.include = "yes";
 @@
-wrapcmp_set_include_mode(inc)
 r = wrapcmp_temp_decide(pd, pc, pz, pa, pb, pcmp, a, b, d)
 if r is None:
 	cocci.include_match(False)
@@ -946,7 +950,7 @@ statement S1, S2;
   ;
 )
 
-@depends on wt_fix && !wt_has_include@
+@depends on wt_fix && !wt_has_include && !noinclude@
 position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 

@@ -9,7 +9,7 @@ results/ab/KEY.json   what spatch said of one file in the one parse a file gets 
                       that decides them: the file's bytes; whether it is a .c or a .h
                       (spatch treats them differently); the text of the rules it is sent
                       to, joined as the runner joins them; spatch's version; the spatch
-                      options (patch confidence, -D include=no, -D existing, the fast
+                      options (patch confidence, -D noinclude, -D existing, the fast
                       pass's include options); and this format's version.  Nothing
                       else is read: the rules run with --no-includes, so no other file
                       of the tree counts, and where #include <linux/wrapcmp.h> goes

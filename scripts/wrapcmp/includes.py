@@ -4,7 +4,7 @@ spatch 1.1.1 can add a line only after the last #include of a kind in a file, so
 rules alone leave sites unrewritten where that include comes after the first function
 (include/net/tcp.h, arch/x86/kernel/hpet.c) or where a file has no #include at all
 (kernel/sched/clock.c, which kernel/sched/build_utility.c includes).  The runner runs
-the rules with -D include=no and places the include itself, once per file:
+the rules with -D noinclude and places the include itself, once per file:
 
   1. after the last #include <linux/...> of the file's top level (inside its include
      guard, outside any other #if) that comes before its first function;

@@ -38,7 +38,9 @@ def read_rules(rules_dir):
 
 def combined_rules(rules):
     """One semantic patch holding every rule, for one parse per file in report mode."""
-    head = ["virtual patch", "virtual context", "virtual org", "virtual report", "",
+    virtuals = sorted({v for r in rules for v in re.findall(r"(?m)^virtual\s+(\w+)\s*$", r["text"])}
+                      | {"patch", "context", "org", "report"})
+    head = ["virtual %s" % v for v in virtuals] + ["",
             "@initialize:python@", "@@",
             "def wrapcmp_runner_report(rule, p, msg):",
             "\tprint('%s\\t%%s\\t%%s\\t%%s\\t%%s\\t%%s\\t%%s\\t%%s' %% (rule, p.file, p.line, "

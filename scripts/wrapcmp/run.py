@@ -62,7 +62,7 @@ from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
 
 # the rules leave #include <linux/wrapcmp.h> to the runner (includes.py), which can put it
 # where spatch 1.1.1 cannot
-INCLUDE_BY_RUNNER = ["-D", "include=no"]
+INCLUDE_BY_RUNNER = ["-D", "noinclude"]
 # Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
 # programs built against tools/include or the host's headers, and the uapi headers and
 # fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace; none of them can
