@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/types.h>
+#include <linux/jiffies.h>
 
 struct foo {
 	u32 head;
@@ -27,4 +28,29 @@ int foo_spaces(u32 a, u32 b)
 int foo_room(int size, int used)
 {
 	return size - used > 0;
+}
+
+/* one expression, one form: the dead half stays, so the whole statement does */
+int foo_mixed(u32 head, u32 tail, u32 lo, u32 hi)
+{
+	return (s32)(head - tail) < 0 ||
+	       (s64)(lo - hi) < 0;
+}
+
+int foo_timed_out(unsigned long deadline)
+{
+	return (long)(jiffies - deadline) >= 0;
+}
+
+struct foo_flow {
+	u32 last_qtail;
+};
+
+int foo_flow_stale(struct foo_flow *rflow, u32 *per_cpu_input_queue_heads, int target_cpu, int flow_is_active)
+{
+	if (flow_is_active &&
+	    ((int)(per_cpu_input_queue_heads[target_cpu] - rflow->last_qtail) >= 0 || rflow->last_qtail == 0)) {
+		return 1;
+	}
+	return 0;
 }

@@ -9,10 +9,11 @@ exec git send-email --thread --no-chain-reply-to --confirm=always \
 	0000-cover-letter.patch \
 	0001-include-linux-wrapcmp.h-add-wrap-safe-counter-compar.patch \
 	0002-ticks-use-U32_CMP_LT-for-wrapping-counter-comparison.patch \
-	0003-big-alpha-use-U64_CMP_GT-for-wrapping-counter-compar.patch \
+	0003-baz-use-U32_CMP_LT-for-wrapping-counter-comparisons.patch \
 	0004-big-beta-use-U32_CMP_LE-and-U32_CMP_LT.patch \
-	0005-foo-excluded-use-UINT_CMP_GT-for-wrapping-counter-co.patch \
-	0006-foo-use-wrapcmp-helpers-for-counter-comparisons.patch \
-	0007-net-bar-use-wrapcmp-helpers-for-counter-comparisons.patch \
-	0008-net-use-U32_CMP_GE-and-U32_CMP_GT.patch \
+	0005-foo-use-wrapcmp-helpers-for-counter-comparisons.patch \
+	0006-quxring-use-U32_CMP_GT-for-wrapping-counter-comparis.patch \
+	0007-bar-use-wrapcmp-helpers-for-counter-comparisons.patch \
+	0008-tcp-use-U32_CMP_GT-and-before.patch \
+	0009-net-use-U32_CMP_GE-and-U32_CMP_GT.patch \
 

@@ -1,0 +1,358 @@
+"""wrapcmp-series: the tree's MAINTAINERS, the grouping of files into patches, subject
+prefixes, and the MAINTAINERS entry of the new files.
+
+Grouping: every changed file goes to the MAINTAINERS section whose matching F: pattern is
+longest (get_maintainer.pl's glob rules; a section's X: patterns exclude); areas with fewer
+than merge_below sites are merged into their enclosing area (the best section among those
+with a shorter matching pattern, never THE REST) when at least two such areas share it or
+the enclosing area has files of its own; a patch with more than split_above files is split
+by the next directory level; patches that touch only include/ come first, then by path.
+
+Subject prefixes: from `git log` when the tree is a git repository (the most common
+"prefix: " of the last 40 commits touching the files); otherwise from the path where the
+path names the subsystem (drivers/net/ethernet/<vendor>/<name>/, fs/<name>/, net/<name>/,
+include/net/<name>/, ...), else from the MAINTAINERS section ("SCTP PROTOCOL" -> "sctp"),
+else from the path's folder and file name.  "treewide" only for a patch whose files share
+neither a section nor a folder.
+"""
+import collections
+import os
+import re
+
+from .util import Fatal
+
+THE_REST = "THE REST"
+
+
+class Section:
+    def __init__(self, name, order):
+        self.name, self.order = name, order
+        self.fields = collections.defaultdict(list)
+        self.files, self.excludes = [], []
+
+
+def glob_to_regex(tree, value):
+    """get_maintainer.pl's conversion of an F:/X: pattern."""
+    isdir = os.path.isdir(os.path.join(tree, value))
+    rx = value.replace(".", r"\.").replace("*", ".*").replace("?", ".")
+    if isdir and not rx.endswith("/"):
+        rx += "/"
+    return rx
+
+
+def file_match(path, rx):
+    if rx.endswith("/"):
+        return re.match(rx, path) is not None
+    return re.match(rx, path) is not None and path.count("/") == rx.count("/")
+
+
+def read_maintainers(tree):
+    path = os.path.join(tree, "MAINTAINERS")
+    if not os.path.exists(path):
+        raise Fatal("%s has no MAINTAINERS file" % tree)
+    sections, cur = [], None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"^([A-Z]):\s*(.*)$", line)
+            if m and cur is not None:
+                cur.fields[m.group(1)].append(m.group(2).strip())
+                if m.group(1) == "F":
+                    cur.files.append((m.group(2).strip(), glob_to_regex(tree, m.group(2).strip())))
+                elif m.group(1) == "X":
+                    cur.excludes.append(glob_to_regex(tree, m.group(2).strip()))
+            elif line.strip() and not line.startswith((" ", "\t")) and not m:
+                cur = Section(re.sub(r"\s+", " ", line.strip()), len(sections))
+                sections.append(cur)
+    return [s for s in sections if s.files]
+
+
+def matches(sections, path):
+    """[(score, section)] of sections whose F: matches path (and no X: excludes it), best
+    first.  The score is the length of the longest matching pattern."""
+    out = []
+    for s in sections:
+        if any(file_match(path, x) for x in s.excludes):
+            continue
+        best = max((len(rx) for _, rx in s.files if file_match(path, rx)), default=-1)
+        if best >= 0:
+            out.append((best, s))
+    out.sort(key=lambda t: (-t[0], t[1].order))
+    return out
+
+
+# ---------------------------------------------------------------- the MAINTAINERS entry
+
+def section_order_key(name):
+    """scripts/parse-maintainers.pl's order: by upper-case name, THE REST last."""
+    return name.upper().replace(THE_REST, "ZZZZZZ")
+
+
+def maintainers_with_entry(text, entry):
+    """MAINTAINERS text with entry (a section: title line, then its field lines) inserted
+    where the kernel's order puts it: before the first section whose title sorts after
+    it, THE REST last.  Sections are the blocks after the 'Maintainers List' heading whose
+    first line is a title followed by field lines.  None when the title is there already."""
+    lines = text.split("\n")
+    title = entry.split("\n", 1)[0]
+    if title in lines:
+        return None
+    start = next((i for i, l in enumerate(lines) if l.startswith("Maintainers List")), 0)
+    at = None
+    for i in range(start + 1, len(lines) - 1):
+        if lines[i] and not lines[i].startswith((" ", "\t")) and \
+                not re.match(r"^[A-Z]:", lines[i]) and re.match(r"^[A-Z]:\t", lines[i + 1]) \
+                and (i == 0 or not lines[i - 1].strip()):
+            if section_order_key(lines[i]) > section_order_key(title):
+                at = i
+                break
+    block = entry.rstrip("\n").split("\n") + [""]
+    if at is None:	# after the last section
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return "\n".join(lines + [""] + block)
+    lines[at:at] = block
+    return "\n".join(lines)
+
+
+def wrapcmp_entry(ident, files):
+    return "\n".join(["WRAPCMP (WRAP-SAFE COUNTER COMPARISONS)",
+                      "M:\t%s <%s>" % ident, "S:\tMaintained"] +
+                     ["F:\t%s" % f for f in sorted(files)]) + "\n"
+
+
+# ---------------------------------------------------------------- subject prefixes
+
+GENERIC_DIRS = {"drivers", "common", "core", "src", "lib", "hw", "util", "libxfs"}
+
+# net/<name>/ folders whose patches carry another prefix than <name>
+NET_PREFIX = {"core": "net", "mac80211": "wifi: mac80211", "wireless": "wifi: cfg80211",
+              "bluetooth": "Bluetooth", "sched": "net/sched", "ethernet": "net",
+              "ipv4": "ipv4", "ipv6": "ipv6"}
+
+# Path rules that name the subsystem; first match wins.
+SPECIAL_PREFIX = [
+    (r"drivers/gpu/drm/([^/]+)/", lambda m: "drm/" + m.group(1)),
+    (r"drivers/gpu/drm/", lambda m: "drm"),
+    (r"drivers/gpu/host1x/", lambda m: "gpu: host1x"),
+    (r"drivers/net/ethernet/[^/]+/([^/]+)/", lambda m: "net: " + m.group(1)),
+    (r"drivers/net/ethernet/([^/]+)/", lambda m: "net: " + m.group(1)),
+    (r"drivers/net/wireless/(?:[^/]+/)*?([^/]+)/(?:rtl\w+/)?[^/]+$",
+     lambda m: "wifi: " + m.group(1)),
+    (r"drivers/infiniband/hw/([^/]+)/", lambda m: "RDMA/" + m.group(1)),
+    (r"drivers/infiniband/ulp/([^/]+)/", lambda m: "IB/" + m.group(1)),
+    (r"drivers/(?:staging/)?media/(?:[^/]+/)*([^/]+)/[^/]+$", lambda m: "media: " + m.group(1)),
+    (r"drivers/scsi/([^/]+)/", lambda m: "scsi: " + m.group(1)),
+    (r"drivers/([^/]+)/([^/]+)/", lambda m: m.group(1) + ": " + m.group(2)),
+    (r"drivers/([^/]+)/([^/]+)\.[ch]$", lambda m: m.group(1) + ("" if m.group(2) == m.group(1)
+                                                                 else ": " + m.group(2))),
+    (r"fs/([^/]+)/", lambda m: m.group(1)),
+    (r"net/ipv[46]/tcp\w*\.[ch]$", lambda m: "tcp"),
+    (r"net/([^/]+)/", lambda m: NET_PREFIX.get(m.group(1), m.group(1))),
+    (r"include/net/([^/]+)/", lambda m: NET_PREFIX.get(m.group(1), m.group(1))),
+    (r"include/net/([^/]+)\.h$", lambda m: m.group(1)),
+    (r"arch/([^/]+)/kernel/([^/]+)\.[chS]$", lambda m: m.group(1) + "/" + m.group(2)),
+    (r"arch/([^/]+)/([^/]+)/", lambda m: m.group(1) + "/" + m.group(2)),
+    (r"kernel/([^/]+)/", lambda m: m.group(1)),
+    (r"include/linux/([^/]+/)?([^/]+)\.h$", lambda m: (m.group(1) or "") + m.group(2)),
+    (r"include/([^/]+)/([^/]+)\.h$", lambda m: m.group(1) + ": " + m.group(2)),
+    (r"sound/soc/", lambda m: "ASoC"),
+    (r"sound/", lambda m: "ALSA"),
+    (r"tools/testing/selftests/([^/]+)/", lambda m: "selftests/" + m.group(1)),
+    (r"tools/testing/([^/]+)/", lambda m: m.group(1)),
+    (r"tools/([^/]+)/", lambda m: "tools/" + m.group(1)),
+]
+# The last resort: the folder and the file's stem.
+GENERIC_PREFIX = [
+    (r"([^/]+)/([^/]+)\.[ch]$", lambda m: m.group(1) + "/" + m.group(2)),
+    (r"([^/]+)\.[ch]$", lambda m: m.group(1)),
+]
+
+# Applied to the directory of the F: pattern that a merged group shares.
+DIR_PREFIX = [
+    (r"drivers/gpu(/drm)?$", "drm"), (r"drivers/infiniband$", "RDMA"),
+    (r"drivers/net/wireless$", "wifi"), (r"drivers/net(/ethernet)?$", "net"),
+    (r"drivers/media$", "media"), (r"drivers/video/fbdev$", "fbdev"),
+    (r"(drivers/)?block$", "block"), (r"net$", "net"), (r"fs$", "fs"),
+    (r"arch/(arm|arm64|mips|powerpc|riscv|s390|x86|sparc|parisc|loongarch)$", None),
+]
+
+# Words of a MAINTAINERS title that do not name the subsystem.
+SECTION_NOISE = {"PROTOCOL", "PROTOCOLS", "DRIVER", "DRIVERS", "SUBSYSTEM", "SUPPORT", "CORE",
+                 "LAYER", "FRAMEWORK", "INFRASTRUCTURE", "STACK", "GENERAL", "ENGINE",
+                 "ETHERNET", "FILESYSTEM", "FILE", "SYSTEM", "THE", "AND", "FOR", "OF", "API",
+                 "KERNEL", "LINUX", "GENERIC", "COMMON"}
+SECTION_NAMES = {"NETWORKING": "net", "NETWORKING DRIVERS": "net", "SCHEDULER": "sched",
+                 "MEMORY MANAGEMENT": "mm", "BLOCK LAYER": "block", "FILESYSTEMS": "fs"}
+
+
+def path_prefix(path, generic=True):
+    """The prefix the path gives, or None when no rule names the subsystem (with
+    generic, the folder/stem rule then answers)."""
+    comps = path.split("/")
+    # drivers/<sub>/<generic dir>/file.c: the file's stem says more than "drivers".
+    if len(comps) >= 4 and comps[0] == "drivers" and comps[2] in GENERIC_DIRS:
+        path = "/".join(comps[:2] + (comps[3:] if len(comps) > 4 else comps[-1:]))
+    for rx, f in SPECIAL_PREFIX + (GENERIC_PREFIX if generic else []):
+        m = re.match(rx, path)
+        if m:
+            return f(m)
+    return None
+
+
+def section_prefix(name):
+    """A prefix from a MAINTAINERS title: 'SCTP PROTOCOL' -> 'sctp', 'FOO DRIVER' ->
+    'foo', 'NETWORKING [GENERAL]' -> 'net'; None for THE REST or a title with no
+    usable word."""
+    if not name or name.startswith(THE_REST):
+        return None
+    short = re.findall(r"\(([A-Za-z][\w/-]*)\)", name)
+    if short:	# "CONTROL GROUP - MEMORY RESOURCE CONTROLLER (MEMCG)": its short name
+        return short[-1].lower()
+    t = re.sub(r"\[[^]]*\]|\([^)]*\)", " ", name.upper())
+    t = " ".join(t.replace(",", " ").split())
+    if t in SECTION_NAMES:
+        return SECTION_NAMES[t]
+    words = [w for w in re.findall(r"[A-Z0-9][A-Z0-9_.+-]*", t) if w not in SECTION_NOISE]
+    if not words:
+        return None
+    w = words[0]
+    if w in SECTION_NAMES:
+        return SECTION_NAMES[w]
+    return w.lower()
+
+
+def dir_prefix(d):
+    d = d.rstrip("/")
+    for rx, p in DIR_PREFIX:
+        m = re.match(rx, d)
+        if m:
+            return p or m.group(1)
+    p = path_prefix(d + "/", generic=False)
+    if p:
+        return p
+    comps = d.split("/")
+    if comps[0] == "drivers" and len(comps) >= 2:
+        return comps[1] if len(comps) == 2 else "%s: %s" % (comps[1], comps[2])
+    return path_prefix(d + "/", generic=False) or d or None
+
+
+def common_dir(paths):
+    parts = [p.split("/")[:-1] for p in paths]
+    out = []
+    for comps in zip(*parts):
+        if len(set(comps)) != 1:
+            break
+        out.append(comps[0])
+    return "/".join(out)
+
+
+def git_log_prefix(tree, files, run):
+    p = run(["git", "log", "--no-merges", "-n", "40", "--format=%s", "--"] + files,
+            cwd=tree, check=False)
+    c = collections.Counter()
+    for s in p.stdout.splitlines():
+        m = re.match(r"^((?:[\w./,+-]+: )+)", s)
+        if m and not s.lower().startswith(("revert", "merge")):
+            c[m.group(1)[:-2]] += 1
+    if c:
+        best, n = c.most_common(1)[0]
+        if n >= 2 or len(p.stdout.splitlines()) == 1:
+            return best
+    return None
+
+
+def prefix_for(g, tree, is_git, run):
+    """The subject prefix of group g (see the module's text)."""
+    files = g.files
+    if is_git:
+        p = git_log_prefix(tree, files, run)
+        if p:
+            return p
+    prefs = collections.Counter(path_prefix(f, generic=False) for f in files)
+    if len(prefs) == 1 and None not in prefs:
+        return next(iter(prefs))
+    if len(g.members) > 1 and g.pattern:
+        # Areas merged into their enclosing area: name them after that area's F: directory.
+        p = dir_prefix(re.sub(r"[*?].*$", "", g.pattern))
+        if p:
+            return p
+    if not g.area.startswith(THE_REST):
+        p = section_prefix(g.area)
+        if p:
+            return p
+    generic = collections.Counter(path_prefix(f) for f in files)
+    if len(generic) == 1:
+        return next(iter(generic))
+    d = common_dir(files)
+    if d:
+        return (dir_prefix(d) if d.count("/") < 2 else path_prefix(d + "/")) or d
+    return section_prefix(g.area) or "treewide"
+
+
+# ---------------------------------------------------------------- grouping
+
+class Group:
+    def __init__(self, area):
+        self.area = area          # MAINTAINERS section name
+        self.files = []
+        self.members = []         # areas merged in
+        self.label = ""
+        self.pattern = ""         # F: pattern of the enclosing area, when merged
+
+
+def make_groups(files, sections, per_file, merge_below, split_above):
+    best, parent, ppat = {}, {}, {}
+    for f in files:
+        ms = matches(sections, f)
+        best[f] = ms[0][1].name if ms else THE_REST
+        rest = [s for score, s in ms[1:] if s.name != THE_REST and score < ms[0][0]]
+        parent[f] = rest[0].name if rest else None
+        if rest:
+            ppat[f] = max((pat for pat, rx in rest[0].files if file_match(f, rx)), key=len)
+    areas = collections.OrderedDict()
+    for f in files:
+        if best[f] == THE_REST:	# not one subsystem: a group per prefix the path gives
+            best[f] = "%s (%s)" % (THE_REST, path_prefix(f) or f)
+        areas.setdefault(best[f], []).append(f)
+    # Merge small areas into a shared enclosing area.
+    small = {a: fs for a, fs in areas.items()
+             if sum(per_file[f] for f in fs) < merge_below
+             and len({parent[f] for f in fs}) == 1 and parent[fs[0]]}
+    by_parent = collections.defaultdict(list)
+    for a, fs in small.items():
+        by_parent[parent[fs[0]]].append(a)
+    groups = collections.OrderedDict()
+    for a, fs in areas.items():
+        p = parent[fs[0]] if a in small else None
+        key = p if (p and (len(by_parent[p]) >= 2 or p in areas)) else a
+        g = groups.setdefault(key, Group(key))
+        if key != a and not g.pattern:
+            g.pattern = ppat[fs[0]]
+        g.files.extend(fs)
+        g.members.append(a)
+    # Split huge groups by directory.
+    out = []
+    for g in groups.values():
+        if len(g.files) <= split_above:
+            out.append(g)
+            continue
+        base = common_dir(g.files)
+        depth = len(base.split("/")) if base else 0
+        sub = collections.OrderedDict()
+        for f in g.files:
+            comps = f.split("/")
+            key = "/".join(comps[:depth + 1]) if len(comps) > depth + 1 else base
+            sub.setdefault(key, []).append(f)
+        for k, fs in sub.items():
+            h = Group(g.area)
+            h.files, h.members, h.pattern = fs, g.members, g.pattern
+            h.label = "%s (%s/)" % (g.area, k)
+            out.append(h)
+    for g in out:
+        g.files.sort()
+        if not g.label:
+            g.label = g.area if len(g.members) == 1 else "%s: %s" % (g.area, ", ".join(g.members))
+    out.sort(key=lambda g: (0 if all(f.startswith("include/") for f in g.files) else 1,
+                            g.files[0]))
+    return out, best
