@@ -239,6 +239,13 @@ def wrapcmp_only_incremented(f, name):
 	it to a constant, and at least one adds."""
 	text = wrapcmp_file_text(f)
 	n = re.escape(name)
+	# a loop index (set in a for, or bounded by a constant other than 0) counts, but
+	# never wraps
+	if re.search(r"\bfor\s*\([^;]*\b%s\b\s*=(?!=)" % n, text) or re.search(
+			r"\b%s\b\s*(?:<=?|(?<!-)>=?)(?![<>])\s*(?:[1-9]|[A-Z][A-Z0-9_]*\b)|"
+			r"(?:\b[1-9]\w*|\b[A-Z][A-Z0-9_]*)\s*(?:<=?|>=?)(?![<>])\s*(?:[\w\]\[]*(?:->|\.))*\b%s\b"
+			% (n, n), text):
+		return False
 	adds = len(re.findall(r"(?:\+\+\s*(?:[\w\]\[]*(?:->|\.))*|\batomic\w*_inc\w*\(\s*&\s*(?:[\w\]\[]*(?:->|\.))*)\b%s\b|\b%s\b\s*(?:\+\+|\+=)" % (n, n), text))
 	others = 0
 	for m in re.finditer(r"--\s*(?:[\w\]\[]*(?:->|\.))*\b%s\b(?!\s*\()|\b%s\b\s*(--|[-*/%%&|^]=|<<=|>>=|=(?!=))\s*([^;,)]*)" % (n, n), text):
@@ -262,6 +269,11 @@ def wrapcmp_compared_as_counter(f, name):
 def wrapcmp_evidence(p, text):
 	"""Why the operand at p (written text) is a wrapping value, or None."""
 	t = re.sub(r"\s*(->|\.)\s*", r"\1", " ".join(str(text).split()))
+	while True:	# ((long) x): x
+		u = wrapcmp_strip_parens(re.sub(r"^\(\s*[A-Za-z_][\w ]*\)\s*", "", t))
+		if u == t:
+			break
+		t = u
 	m = WRAPCMP_WRAP_SOURCE.search(t)
 	if m:
 		return "%s reads %s" % (t, m.group(1)) if t != m.group(1) else "%s wraps" % t
