@@ -7,6 +7,8 @@
 #                          6.1 on 2 cores) and compare its findings and patch with the fast
 #                          run (about 3 minutes)
 #   make bench             fast runner against plain `spatch --dir` on BENCH_DIRS, as a ratio
+#   make bench-cache       the result cache on the whole TREE: cold, unchanged, 20 files
+#                          changed (in a hard-linked copy; TREE is not written)
 #   make coccicheck-install KDIR=/path/to/linux   put the rules into KDIR/scripts/coccinelle
 #   make check-patch PATCH=file [TREE=/path/to/linux] [CONFIDENCE=moderate] [FIX=1 [FIX_OUT=f]]
 #                          does the patch add the idiom?  checkpatch-style findings on the
@@ -42,8 +44,8 @@ TREE_CHECK_OUT ?= $(OUT)-tree-check
 WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
 	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
 
-.PHONY: run tree-check tree-exhaustive tree-compare bench coccicheck-install kernel-tree \
-	check-patch
+.PHONY: run tree-check tree-exhaustive tree-compare bench bench-cache coccicheck-install \
+	kernel-tree check-patch
 
 # The default tree, unpacked from Debian's linux-source-6.1 on first use (make check needs it).
 kernel-tree: install-deps
@@ -79,6 +81,9 @@ tree-compare:
 
 bench: install-deps
 	TREE='$(TREE)' JOBS='$(JOBS)' scripts/bench $(BENCH_DIRS)
+
+bench-cache: install-deps
+	TREE='$(TREE)' JOBS='$(JOBS)' scripts/bench --cache
 
 coccicheck-install:
 	@test -n '$(KDIR)' || { echo "coccicheck-install: give KDIR=/path/to/linux"; exit 2; }
