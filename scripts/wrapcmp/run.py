@@ -65,9 +65,11 @@ from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
 INCLUDE_BY_RUNNER = ["-D", "noinclude"]
 # Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
 # programs built against tools/include or the host's headers, and the uapi headers and
-# fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace; none of them can
-# include <linux/wrapcmp.h>.
-KERNEL_REPORT_ONLY = "tools scripts include/uapi arch/*/include/uapi fs/xfs/libxfs"
+# fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace, and ACPICA
+# (include/acpi/, drivers/acpi/acpica/) is imported from its own project, shared with other
+# operating systems; none of them can include <linux/wrapcmp.h>.
+KERNEL_REPORT_ONLY = ("tools scripts include/uapi arch/*/include/uapi fs/xfs/libxfs "
+                      "include/acpi drivers/acpi/acpica")
 
 
 def parse_args(argv):

@@ -503,9 +503,10 @@ def cover_letter(ctx):
                     indent="        ", first="      "))
     if ctx["left_out"]:
         lines += ["", wrap("Left out: %d site%s of confidence below %s that the rules "
-                           "would rewrite (`make run CONFIDENCE=low` has them).  Nothing in "
-                           "the names or types says counter, so the plain comparison may be "
-                           "what was meant.  Each has two readings: the plain one if the "
+                           "would rewrite (`make run CONFIDENCE=low` has them).  Nothing shows "
+                           "that their values wrap (no operand from jiffies, a clock or a "
+                           "counter register, no sequence field, no field only ever "
+                           "incremented), so the plain comparison may be what was meant.  Each has two readings: the plain one if the "
                            "values can never wrap, the helper if they can." % (
                                len(ctx["left_out"]), "" if len(ctx["left_out"]) == 1 else "s",
                                ctx["confidence"])), ""]
