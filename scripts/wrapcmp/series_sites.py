@@ -639,8 +639,9 @@ def finish(fc):
 
 def include_after_local(fc):
     """The line of the added #include <linux/wrapcmp.h> when a local #include "..." lies
-    between it and the file's last <linux/...> include before it (or the file has
-    <linux/...> includes only after it); else None."""
+    between it and the file's last <linux/...> include before it (or before it at all,
+    when the file's <linux/...> includes all come later, e.g. inside an #if: placing it
+    first there is right); else None."""
     lines = fc.new_text.split("\n")
     linux = [i for i, l in enumerate(lines) if re.match(r"\s*#\s*include\s*<linux/", l)
              and l.strip() != HEADER_INCLUDE]
@@ -648,9 +649,8 @@ def include_after_local(fc):
         if not (was_added and line.strip() == HEADER_INCLUDE) or not linux:
             continue
         before = [j for j in linux if j < i]
-        if not before:
-            return i + 1
-        if any(re.match(r'\s*#\s*include\s*"', l) for l in lines[before[-1] + 1:i]):
+        if any(re.match(r'\s*#\s*include\s*"', l)
+               for l in lines[before[-1] + 1 if before else 0:i]):
             return i + 1
     return None
 
