@@ -39,9 +39,11 @@ int ring_split(struct ring *r)
 	return r->rest - r->upper > 0;
 }
 
-int ring_newer(struct ring *r, int hi)
+int ring_newer(u32 serial, int hi)
 {
-	return (int)r->serial - hi > 0;
+	struct ring r = { .serial = serial };
+
+	return (int)r.serial - hi > 0;
 }
 
 void ring_pop(struct ring *r)
