@@ -12,7 +12,7 @@
  *    (item 5: "// Prefilter: temporary").  scripts/wrapcmp-run sends each file only
  *    to the rules of its kinds.
  *
- * Every wrapcmp rule but wrapcmp_temporary.cocci (item 5) matches a comparison  X OP Z  or  Z OP X  where OP is one of
+ * Every wrapcmp rule but wrapcmp_temporary.cocci (items 5, 6) matches a comparison  X OP Z  or  Z OP X  where OP is one of
  * < <= > >=, Z is the literal 0 and X is a subtraction A - B, possibly in a cast
  * to a signed type and possibly in parentheses:  A - B,  (A - B),  (T)(A - B),
  * ((T)(A - B)),  (T)((A - B)),  (tf)(A - B) ...  (Coccinelle's "X < Y matches
@@ -52,10 +52,12 @@
  *     later by  d OP 0  or  0 OP d,  d an identifier, in one function body; it
  *     drops sites where A or B is one constant (a number or a CAPITAL name).
  *     Its '=' has d's name right before it (not after . or -> or an opening
- *     '(': a statement starts there), and its value holds a binary '-' (one
- *     that follows the end of an operand) at bracket depth 0, or anywhere in
- *     parentheses around the whole value, which spatch's isomorphisms strip.
- *     The value ends at the first  ; , ? : = op= && || == != | ^  at depth 0,
+ *     '(': a statement starts there), and its value, once the parentheses
+ *     around the whole of it are stripped (spatch's isomorphisms strip them),
+ *     has a binary '-' (one that follows the end of an operand) at bracket
+ *     depth 0 with no operator of lower or equal precedence after it at depth
+ *     0 (a binary + & << >> < > <= >=: a - b + c is a sum, not A - B).  The
+ *     value ends at the first  ; , ? : = op= && || == != | ^  at depth 0,
  *     none of which A - B holds at depth 0.  The comparison has d's name as
  *     the whole operand next to OP, perhaps in balanced parentheses, on the
  *     side away from the zero.  The rule also wants the comparison to come
@@ -65,6 +67,20 @@
  *     top-level brace group (a function body), in the main code or in one
  *     #define body, and no token in between is surely such a use (the name
  *     after ( ; = return ... : see surely_used()).
+ *  6. The temporary rule reports only when spatch knows the types of d, A and
+ *     B, and the runner gives it no header (--no-includes) where the file is
+ *     searched only for temporaries: a file with no candidate of items 1-4
+ *     never reaches the typed pass, which reads headers only for the files
+ *     where the cast rule left operand types to the build.  In such a file an
+ *     operand that is a field  x->f, s.f[i], x->g(y)  has a type only when the
+ *     file declares a field of that name (the name occurs there after
+ *     something other than '.' or '->'), and a call  g(x)  only when the file
+ *     declares g (after a name, '*' or ')', or as a #define) or the rule types
+ *     it by its name (sizeof, get_jiffies_64(), readl() and the other
+ *     accessors with "read" in their name).  A value whose A or B is such a
+ *     field or call, declared nowhere in the file, is not counted there.  In a
+ *     file with a comparison candidate, and in #define bodies, every operand
+ *     counts: the typed pass may find the types in headers.
  *
  * make tree-exhaustive runs the rules on every file without this filter and
  * compares the findings with the filtered run: that is the empirical proof.
@@ -85,7 +101,8 @@ enum {
 
 struct tok {
 	unsigned char kind;
-	char ch;	/* bracket character for T_OPEN / T_CLOSE, the character of a one-character T_STOP */
+	char ch;	/* bracket character for T_OPEN / T_CLOSE, the character of a
+			 * one-character T_STOP or T_OTHER */
 	int line;
 	const char *name;	/* T_IDENT: its text in the buffer, name_len long */
 	size_t name_len;
@@ -93,6 +110,9 @@ struct tok {
 
 static struct tok *toks;
 static size_t ntoks, captoks;
+/* the #define bodies: [start, end) pairs of token indexes after the main stream */
+static size_t *dstreams;
+static size_t ndstreams, capdstreams;
 
 static void push(unsigned char kind, char ch, int line)
 {
@@ -362,48 +382,236 @@ static int constant_run(size_t a, size_t b)
 	return 1;
 }
 
-/* does an assigned value end at i: ; , ? : = op= && || == != | ^ or a closing bracket */
-static int value_ends(size_t i, size_t hi)
+/*
+ * Item 6 of the header.  Set while the main stream of a file with no
+ * comparison candidate is scanned for temporaries.
+ */
+static int strict_operands;
+static size_t file_ntoks;	/* all tokens of the file: main stream, then #define bodies */
+
+/* is toks[i] the first token of a #define body (the macro's name) */
+static int starts_define(size_t i)
 {
-	return i >= hi || toks[i].kind == T_STOP || toks[i].kind == T_ASSIGN ||
-	       toks[i].kind == T_CLOSE;
+	size_t d;
+
+	for (d = 0; d < ndstreams; d += 2)
+		if (dstreams[d] == i)
+			return 1;
+	return 0;
+}
+
+/* the first token of the stream (main or #define body) that holds token j */
+static size_t stream_start(size_t j)
+{
+	size_t d, lo = 0;
+
+	for (d = 0; d < ndstreams; d += 2)
+		if (dstreams[d] <= j && j < dstreams[d + 1])
+			lo = dstreams[d];
+	return lo;
+}
+
+static int is_name(size_t i, const char *s)
+{
+	return toks[i].kind == T_IDENT && toks[i].name_len == strlen(s) &&
+	       !memcmp(toks[i].name, s, toks[i].name_len);
 }
 
 /*
- * Can the value assigned by the '=' at i be the A - B of the rule: a binary '-'
- * at bracket depth 0 of it, with neither side one constant token (the rule
- * leaves  d = len - 4  alone), or any binary '-' in parentheses around the
- * whole value,  d = (a - b)  (no constant test there).  The value ends at the first  ; , ? :
- * = op= && || == != | ^  at depth 0 or at an unmatched closing bracket.
+ * Is the token at j inside the braces of a struct or union (or of a #define
+ * body, which spatch does not expand: counted too)?  Going back from j, the
+ * innermost '{' that encloses it (brackets of a declarator such as  (*f)(void)
+ * are stepped out of) has  struct  or  union  before it, past names and
+ * attribute groups:  struct __packed s {,  union {.
+ */
+static int in_record(size_t j)
+{
+	size_t lo = stream_start(j), k = j;
+	long depth = 0;
+
+	while (k > lo) {
+		k--;
+		if (toks[k].kind == T_CLOSE) {
+			depth++;
+		} else if (toks[k].kind == T_OPEN && depth > 0) {
+			depth--;
+		} else if (toks[k].kind == T_OPEN && toks[k].ch == '{') {
+			int steps;
+
+			for (steps = 0; k > lo && steps < 12; steps++) {
+				k--;
+				if (is_name(k, "struct") || is_name(k, "union"))
+					return 1;
+				if (toks[k].kind == T_CLOSE && toks[k].ch == ')') {
+					k = skip_group(k, -1, lo, j);
+					if (k == (size_t)-1)
+						return 1;
+					k++;
+				} else if (toks[k].kind != T_IDENT) {
+					return 0;
+				}
+			}
+			return k <= lo;
+		}
+	}
+	return lo > 0;		/* a #define body */
+}
+
+/*
+ * Could a declaration in this file give the name at i a type?  member == 1, a
+ * struct or union field: the name occurs in the braces of a struct or union
+ * (not after '.' or '->').  member == 0, a function: the name occurs after a
+ * name, '*' or ')' (declared or defined as  T *f(...)  or  T (*f)(...)), where
+ * no call can stand (a call follows ( = , ; { return an operator ...).  Either
+ * one: the name of a #define.
+ */
+static int declared_here(size_t i, int member)
+{
+	size_t j;
+
+	for (j = 0; j < file_ntoks; j++) {
+		unsigned char k;
+
+		if (toks[j].kind != T_IDENT || !same_name(&toks[j], &toks[i]))
+			continue;
+		if (j == 0 || starts_define(j))
+			return 1;
+		k = toks[j - 1].kind;
+		if (member ? k != T_MEMBER && in_record(j) :
+		    k == T_IDENT || k == T_CLOSE || (k == T_OTHER && toks[j - 1].ch == '*'))
+			return 1;
+	}
+	return 0;
+}
+
+/* is the name at i a call that the rules type by its name: sizeof, get_jiffies_64(),
+ * readl() and ioread32() and their kin (WRAPCMP_TEXT_TYPES) */
+static int typed_by_name(size_t i)
+{
+	const char *s = toks[i].name;
+	size_t n = toks[i].name_len, k;
+
+	if ((n == 6 && !memcmp(s, "sizeof", 6)) || (n == 14 && !memcmp(s, "get_jiffies_64", 14)))
+		return 1;
+	for (k = 0; k + 4 <= n; k++)
+		if (!memcmp(s + k, "read", 4))
+			return 1;
+	return 0;
+}
+
+/*
+ * Item 6 of the header: can spatch, reading no header, know the type of the
+ * operand toks[a..b)?  0 only for an operand that is a name followed by
+ * member accesses, calls and subscripts (x->f, s.f[i], g(x), x->g(y)) whose
+ * last name is a field or a function that nothing in this file declares.
+ * Everything else (a plain name, a cast, a literal, arithmetic ...) gives 1.
+ */
+static int type_knowable(size_t a, size_t b)
+{
+	size_t j, last = a;
+
+	if (a >= b || toks[a].kind != T_IDENT)
+		return 1;
+	for (j = a + 1; j < b;) {
+		if (toks[j].kind == T_MEMBER && j + 1 < b && toks[j + 1].kind == T_IDENT) {
+			last = j + 1;
+			j += 2;
+		} else if (toks[j].kind == T_OPEN && toks[j].ch != '{') {
+			j = skip_group(j, +1, a, b);
+			if (j == (size_t)-1)
+				return 1;
+		} else {
+			return 1;
+		}
+	}
+	if (last + 1 < b && toks[last + 1].kind == T_OPEN && toks[last + 1].ch == '(') {
+		if (last == a)		/* g(...): the type of a function */
+			return typed_by_name(last) || declared_here(last, 0);
+		return declared_here(last, 1);	/* x->g(...): a field */
+	}
+	return last == a || declared_here(last, 1);
+}
+
+/* does the token at i end an operand, so that a '+' or '&' after it is binary */
+static int ends_operand(size_t i)
+{
+	unsigned char k = toks[i].kind;
+
+	return k == T_NUMBER || k == T_ZERO ||
+	       (k == T_IDENT && !(toks[i].name_len == 6 && !memcmp(toks[i].name, "sizeof", 6)));
+}
+
+/*
+ * Is the token at j, at bracket depth 0 after a binary '-', an operator of no
+ * higher precedence than '-' (a binary '+', << >> < > <= >=, a binary '&'), so
+ * that the '-' is not the top operator:  a - b + c  is  (a - b) + c.
+ */
+static int ends_difference(size_t j)
+{
+	unsigned char k = toks[j].kind;
+
+	if (k == T_REL)
+		return 1;
+	if (k == T_OTHER && (toks[j].ch == '<' || toks[j].ch == '>'))
+		return 1;
+	return (k == T_AMP || (k == T_OTHER && toks[j].ch == '+')) && ends_operand(j - 1);
+}
+
+/*
+ * Is toks[a..b), an assigned value, the A - B of the rule: its top operator a
+ * binary '-', perhaps inside parentheses around the whole value, which spatch's
+ * isomorphisms strip:  d = (a - b).  Neither side is one constant token (the
+ * rule leaves  d = len - 4  alone), and in a file with no comparison candidate
+ * spatch could know both sides' types (item 6).
+ */
+static int difference(size_t a, size_t b)
+{
+	size_t j, last = 0;
+	long depth = 0;
+	int sum = 0;
+
+	while (b - a >= 2 && toks[a].kind == T_OPEN && toks[a].ch == '(' &&
+	       skip_group(a, +1, a, b) == b) {
+		a++;
+		b--;
+	}
+	for (j = a; j < b; j++) {
+		unsigned char k = toks[j].kind;
+
+		if (k == T_OPEN)
+			depth++;
+		else if (k == T_CLOSE)
+			depth--;
+		else if (depth == 0 && k == T_MINUS && j > a && binary_minus(j))
+			last = j, sum = 0;
+		else if (depth == 0 && last && ends_difference(j))
+			sum = 1;
+	}
+	return last && !sum && !constant_run(a, last) && !constant_run(last + 1, b) &&
+	       (!strict_operands || (type_knowable(a, last) && type_knowable(last + 1, b)));
+}
+
+/*
+ * Can the value assigned by the '=' at i be the A - B of the rule?  The value
+ * ends at the first  ; , ? : = op= && || == != | ^  at depth 0 or at an
+ * unmatched closing bracket.
  */
 static int assigned_difference(size_t i, size_t hi)
 {
-	size_t j, first = i + 1, last = 0;
-	int in_first = first < hi && toks[first].kind == T_OPEN && toks[first].ch == '(';
+	size_t j;
 	long depth = 0;
 
-	for (j = first; j < hi; j++) {
+	for (j = i + 1; j < hi; j++) {
 		unsigned char k = toks[j].kind;
 
-		if (k == T_OPEN) {
+		if (k == T_OPEN)
 			depth++;
-		} else if (k == T_CLOSE) {
-			if (--depth < 0)
-				break;
-			if (depth == 0 && in_first == 2 && value_ends(j + 1, hi))
-				return 1;
-			if (depth == 0)
-				in_first = 0;
-		} else if (depth == 0 && (k == T_STOP || k == T_ASSIGN)) {
+		else if (k == T_CLOSE && --depth < 0)
 			break;
-		} else if (k == T_MINUS && binary_minus(j)) {
-			if (depth > 0 && in_first)
-				in_first = 2;
-			if (depth == 0)
-				last = j;
-		}
+		else if (depth == 0 && (k == T_STOP || k == T_ASSIGN))
+			break;
 	}
-	return last && !constant_run(first, last) && !constant_run(last + 1, j);
+	return difference(i + 1, j);
 }
 
 /*
@@ -521,8 +729,6 @@ static const char *const ops2[] = {
  * Tokenize buf[0..n) (comments and splices already removed, strings blanked).
  * Directive lines go to the define streams, recorded as [start,end) pairs.
  */
-static size_t *dstreams;
-static size_t ndstreams, capdstreams;
 
 static void add_dstream(size_t a, size_t b)
 {
@@ -551,7 +757,7 @@ static void classify_punct(const char *p, size_t len, int line)
 		case '&': push(T_AMP, 0, line); return;
 		case ';': case ',': case '?': case ':': case '|': case '^':
 			push(T_STOP, *p, line); return;
-		default: push(T_OTHER, 0, line); return;
+		default: push(T_OTHER, *p, line); return;	/* '*' is told apart */
 		}
 	}
 	if (len == 2) {
@@ -563,8 +769,11 @@ static void classify_punct(const char *p, size_t len, int line)
 			push(T_MEMBER, 0, line);
 			return;
 		}
-		if (!memcmp(p, "++", 2) || !memcmp(p, "--", 2) ||
-		    !memcmp(p, "<<", 2) || !memcmp(p, ">>", 2) || !memcmp(p, "##", 2)) {
+		if (!memcmp(p, "<<", 2) || !memcmp(p, ">>", 2)) {
+			push(T_OTHER, *p, line);	/* a shift: '<' or '>' */
+			return;
+		}
+		if (!memcmp(p, "++", 2) || !memcmp(p, "--", 2) || !memcmp(p, "##", 2)) {
 			push(T_OTHER, 0, line);
 			return;
 		}
@@ -740,7 +949,10 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 		*first_line = scan_stream(dstreams[d], dstreams[d + 1]);
 	if (*first_line)
 		kinds |= K_COMPARISON;
+	file_ntoks = ntoks;
+	strict_operands = !*first_line;
 	line_t = scan_temporaries(main_start, nm);
+	strict_operands = 0;
 	for (size_t d = 0; d < ndstreams && !line_t; d += 2)
 		line_t = scan_temporaries(dstreams[d], dstreams[d + 1]);
 	if (line_t) {
