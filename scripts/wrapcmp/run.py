@@ -141,7 +141,25 @@ def report_only_dirs(args, tree):
 
 
 def report_only(path, dirs):
-    return any(re.match(re.escape(d).replace(r"\*", "[^/]+"), path) for d in dirs)
+    """The report-only folder that holds path, as the tree names it (tools/), or None."""
+    for d in dirs:
+        m = re.match(re.escape(d).replace(r"\*", "[^/]+"), path)
+        if m:
+            return m.group(0)
+    return None
+
+
+def note_report_only(findings, rules, dirs):
+    """A site that its rule would rewrite but that lies in a report-only folder says so in
+    its message, as every other site left alone says why: "...; not rewritten: tools/ is
+    reported, never patched (confidence: low)"."""
+    rewriting = {r["name"] for r in rules if r["rewrites"]}
+    for f in findings:
+        d = report_only(f["file"], dirs)
+        if d and f["rule"] in rewriting and "not rewritten" not in f["message"]:
+            msg, conf = re.match(r"(.*?)(\s*\(confidence: \w+\))?$", f["message"]).groups()
+            f["message"] = "%s; not rewritten: %s is reported, never patched%s" % (
+                msg, d, conf or "")
 
 
 BUILD_CHECKED = "(operand types checked at build time)"
@@ -321,6 +339,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     t = time.time()
     never = report_only_dirs(args, tree)
     rewritten = rewritten_findings(args, findings, rules, never, failures)
+    note_report_only(findings, rules, never)
     new = {}
     for rel in sorted({f["file"] for f in rewritten}, key=byte_order):
         orig = snap.data(rel)

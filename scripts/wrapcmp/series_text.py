@@ -482,8 +482,11 @@ def cover_letter(ctx):
         lines.append(wrap("Reported but not rewritten (the bug forms; operand types unknown "
                           "to the rules; #define bodies that do not typecheck() their "
                           "arguments; temporaries used again; files with no place for the "
-                          "include), each with its reason in the report: %s." % ", ".join(
-                              "%d %s" % (v, k) for k, v in sorted(ctx["reported_only"].items()))))
+                          "include%s), each with its reason in the report: %s." % (
+                              "; folders that are reported, never patched"
+                              if ctx.get("in_report_only") else "",
+                              ", ".join("%d %s" % (v, k) for k, v in
+                                        sorted(ctx["reported_only"].items())))))
     if ctx["mixed"]:
         lines += ["", wrap("Left unconverted whole: %d statement%s where a site this series "
                            "would rewrite meets a site it leaves as it is, so that one "
