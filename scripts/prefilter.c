@@ -73,8 +73,8 @@
  *     never reaches the typed pass, which reads headers only for the files
  *     where the cast rule left operand types to the build.  In such a file an
  *     operand that is a field  x->f, s.f[i], x->g(y)  has a type only when the
- *     file declares a field of that name (the name occurs there after
- *     something other than '.' or '->'), and a call  g(x)  only when the file
+ *     file declares a field of that name (the name occurs in the braces of a
+ *     struct or union, not after '.' or '->'), and a call  g(x)  only when the file
  *     declares g (after a name, '*' or ')', or as a #define) or the rule types
  *     it by its name (sizeof, get_jiffies_64(), readl() and the other
  *     accessors with "read" in their name).  A value whose A or B is such a
