@@ -491,7 +491,7 @@ static int typed_by_name(size_t i)
 	const char *s = toks[i].name;
 	size_t n = toks[i].name_len, k;
 
-	if ((n == 6 && !memcmp(s, "sizeof", 6)) || (n == 14 && !memcmp(s, "get_jiffies_64", 14)))
+	if (is_name(i, "sizeof") || is_name(i, "get_jiffies_64"))
 		return 1;
 	for (k = 0; k + 4 <= n; k++)
 		if (!memcmp(s + k, "read", 4))
@@ -537,8 +537,7 @@ static int ends_operand(size_t i)
 {
 	unsigned char k = toks[i].kind;
 
-	return k == T_NUMBER || k == T_ZERO ||
-	       (k == T_IDENT && !(toks[i].name_len == 6 && !memcmp(toks[i].name, "sizeof", 6)));
+	return k == T_NUMBER || k == T_ZERO || (k == T_IDENT && !is_name(i, "sizeof"));
 }
 
 /*

@@ -12,6 +12,10 @@ import time
 from .sources import byte_order, report_name
 from .util import Fatal, write_bytes, write_text
 
+# how report.txt says that a site lies in a report-only folder (run.py writes it, the
+# series counts it)
+REPORT_ONLY_NOTE = "is reported, never patched"
+
 CONFIDENCES = ("low", "moderate", "high")
 CONFIDENCE_IN_MESSAGE = re.compile(r"\(confidence: (low|moderate|high)\)$")
 HELPER_INCLUDE = b"#include <linux/wrapcmp.h>"

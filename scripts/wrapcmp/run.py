@@ -157,9 +157,11 @@ def note_report_only(findings, rules, dirs):
     for f in findings:
         d = report_only(f["file"], dirs)
         if d and f["rule"] in rewriting and "not rewritten" not in f["message"]:
-            msg, conf = re.match(r"(.*?)(\s*\(confidence: \w+\))?$", f["message"]).groups()
-            f["message"] = "%s; not rewritten: %s is reported, never patched%s" % (
-                msg, d, conf or "")
+            m = outputs.CONFIDENCE_IN_MESSAGE.search(f["message"])
+            at = m.start() if m else len(f["message"])
+            f["message"] = "%s; not rewritten: %s %s%s" % (
+                f["message"][:at].rstrip(), d, outputs.REPORT_ONLY_NOTE,
+                " " + m.group(0) if m else "")
 
 
 BUILD_CHECKED = "(operand types checked at build time)"

@@ -54,7 +54,7 @@ import tempfile
 
 from . import series_groups as groups_mod
 from . import series_header, series_sites, series_text
-from .outputs import OutLock, install_outputs
+from .outputs import REPORT_ONLY_NOTE, OutLock, install_outputs
 from .series_sites import CONFIDENCES, FileChange, read_text
 from .util import Fatal, ROOT
 
@@ -547,7 +547,7 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     ctx = {
         "header_info": header_info, "meta": meta, "n_files": len(kept),
         "reported_only": sites_reported_only, "mixed": mixed, "confidence": args.confidence,
-        "in_report_only": any("is reported, never patched" in s["msg"] for s in sites),
+        "in_report_only": any(REPORT_ONLY_NOTE in s["msg"] for s in sites),
         "left_out": [(s, series_sites.readings(s, read_text(os.path.join(tree, s["path"]))
                                                 if os.path.isfile(os.path.join(tree, s["path"]))
                                                 else "")) for s in left_out],
