@@ -68,19 +68,35 @@
  *     #define body, and no token in between is surely such a use (the name
  *     after ( ; = return ... : see surely_used()).
  *  6. The temporary rule reports only when spatch knows the types of d, A and
- *     B, and the runner gives it no header (--no-includes) where the file is
- *     searched only for temporaries: a file with no candidate of items 1-4
- *     never reaches the typed pass, which reads headers only for the files
- *     where the cast rule left operand types to the build.  In such a file an
- *     operand that is a field  x->f, s.f[i], x->g(y)  has a type only when the
- *     file declares a field of that name (the name occurs in the braces of a
- *     struct or union, not after '.' or '->'), and a call  g(x)  only when the file
- *     declares g (after a name, '*' or ')', or as a #define) or the rule types
- *     it by its name (sizeof, get_jiffies_64(), readl() and the other
- *     accessors with "read" in their name).  A value whose A or B is such a
- *     field or call, declared nowhere in the file, is not counted there.  In a
- *     file with a comparison candidate, and in #define bodies, every operand
- *     counts: the typed pass may find the types in headers.
+ *     B, and the runner gives it no header (--no-includes) unless the file
+ *     reaches the typed pass, which reads headers only for the files where the
+ *     cast rule left operand types to the build: a file with no bracketed
+ *     candidate (item 7), where the cast rules cannot match, never does.  In
+ *     such a file an operand that is a field  x->f, s.f[i], x->g(y)  has a
+ *     type only when the file declares a field of that name (the name occurs
+ *     in the braces of a struct or union, not after '.' or '->'), and a call
+ *     g(x)  only when the file declares g (after a name, '*' or ')', or as a
+ *     #define) or the rule types it by its name (sizeof, get_jiffies_64(),
+ *     readl() and the other accessors with "read" in their name).  A value
+ *     whose A or B is such a field or call, declared nowhere in the file, is
+ *     not counted there.  In a file with a bracketed candidate, and in
+ *     #define bodies, every operand counts: the typed pass may find the types
+ *     in headers.  (spatch does type  x->f - n  when n has a type, so only a
+ *     whole operand that is such a field or call is left out.)
+ *  7. Of the rules of items 1-4, only the cast rules (wrapcmp_cast.cocci and
+ *     the unsigned casts of wrapcmp_bugs.cocci) match a difference in a cast,
+ *     and their forms all have a bracket group holding the '-' next to OP (or,
+ *     for 0 OP (T)(A - B), right after the group next to it): the bracketed
+ *     candidates.  Every other form is the plain  A - B OP 0  or  (A - B) OP 0
+ *     of wrapcmp_bugs.cocci and wrapcmp_signed.cocci, and both report only
+ *     when they know the types of A and B (as the temporary rule, by the same
+ *     code).  So a plain candidate counts only when the operand's top operator
+ *     is a binary '-' (a - b + c  or  a - b << 2  is no difference, and
+ *     0 < a - b & c  compares a - b), and, in a file with no bracketed
+ *     candidate (item 6: no typed pass), when neither A nor B is a field or
+ *     a call that the file does not declare.  Where the span does not show
+ *     the split for sure (a '-' after a cast's ')'; a group that is not all
+ *     of the operand, x - (a - b) < 0), the candidate counts.
  *
  * make tree-exhaustive runs the rules on every file without this filter and
  * compares the findings with the filtered run: that is the empirical proof.
@@ -223,14 +239,53 @@ static int scan_open_paren(size_t i, int dir, size_t lo, size_t hi)
 	return toks[i].kind == T_CLOSE && toks[i].ch == ')';
 }
 
+static int plain_difference(size_t s, size_t e, int dir);
+
+/* can the token at j, or the edge of the stream, stand right before (dir < 0) or
+ * after (dir > 0) the whole operand of a relational operator */
+static int operand_boundary(size_t j, int dir, size_t lo, size_t hi)
+{
+	unsigned char k;
+
+	if (!(j >= lo && j < hi))
+		return 1;
+	k = toks[j].kind;
+	if (k == T_STOP || k == T_ASSIGN || k == T_REL || k == T_AMP)
+		return 1;
+	return dir < 0 ? k == T_OPEN || k == T_KEYWORD : k == T_CLOSE;
+}
+
+/*
+ * The group next to OP at i (going dir) holds a '-'.  2 when it may be a form
+ * of the cast rules: a ')' before it ((T)(A - B) OP 0), a '(' after it
+ * (0 OP (T)(A - B)), or a '(' first inside it (((T)(A - B)) OP 0).  When the
+ * group is all of the operand, (A - B) OP 0, plain_difference() of its inside.
+ * Else (x - (a - b) < 0 ...) 1: a plain candidate, always counted.
+ */
+static int paren_difference(size_t i, int dir, size_t lo, size_t hi)
+{
+	size_t past = skip_group(i, dir, lo, hi);
+	size_t open = dir < 0 ? past + 1 : i, close = dir < 0 ? i : past - 1;
+
+	if (toks[open + 1].kind == T_OPEN && toks[open + 1].ch == '(')
+		return 2;
+	if (dir < 0 ? past >= lo && past < hi && toks[past].kind == T_CLOSE &&
+		      toks[past].ch == ')' : scan_open_paren(past, dir, lo, hi))
+		return 2;
+	if (!operand_boundary(past, dir, lo, hi))
+		return 1;
+	return plain_difference(open + 1, close, -1);
+}
+
 /*
  * Could the operand next to index i, going in direction dir, be a subtraction
- * A - B, (A - B), (T)(A - B), ((T)(A - B)) or (T)((A - B))?
- *  - a '-' at bracket depth 0 of the operand's span (A - B itself), or
+ * A - B, (A - B), (T)(A - B), ((T)(A - B)) or (T)((A - B))?  2 when it may be
+ * one of the bracketed forms, those of the cast rules (item 7):
  *  - going left (X OP 0): X ends in ')' and the group it closes holds a '-';
  *  - going right (0 OP X): X starts with '(' and that group, or the '(' group
  *    right after it (the cast's operand), holds a '-'.
- * The span ends where the operand must end (see the header comment).
+ * 1 when it may be a plain A - B: plain_difference() of the operand's span,
+ * which ends where the operand must end (see the header comment).  0 otherwise.
  */
 static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
 {
@@ -250,15 +305,16 @@ static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
 			   toks[before].kind == T_IDENT;
 
 		if (!call && group_has_minus(i, dir, lo, hi))
-			return 1;
+			return paren_difference(i, dir, lo, hi);
 		if (dir > 0) {
 			size_t next = skip_group(i, dir, lo, hi);
 
 			if (next != (size_t)-1 && scan_open_paren(next, dir, lo, hi) &&
 			    group_has_minus(next, dir, lo, hi))
-				return 1;
+				return 2;
 		}
 	}
+	/* the span: from i away from OP to the first token that ends the operand */
 	for (j = i; j >= lo && j < hi; j += dir) {
 		unsigned char k = toks[j].kind;
 
@@ -266,19 +322,20 @@ static int operand_has_minus(size_t i, int dir, size_t lo, size_t hi)
 			depth++;
 		} else if (k == (dir > 0 ? T_CLOSE : T_OPEN)) {
 			if (depth == 0)
-				return 0;
+				break;
 			depth--;
-		} else if (depth == 0 && k == T_MINUS) {
-			return 1;
 		} else if (depth == 0 && (k == T_STOP || k == T_ASSIGN || k == T_REL)) {
-			return 0;
+			break;
 		}
 	}
-	return 0;
+	if (dir > 0)
+		return plain_difference(i, j < hi ? j : hi, dir);
+	return plain_difference(j >= lo && j < hi ? j + 1 : lo, i + 1, dir);
 }
 
-/* first candidate line in toks[lo..hi), or 0 */
-static int scan_stream(size_t lo, size_t hi)
+/* first line in toks[lo..hi) of a candidate of the kind operand_has_minus() gives as
+ * want (2: a bracketed form, 1: a plain one), or 0 */
+static int scan_stream(size_t lo, size_t hi, int want)
 {
 	size_t i;
 
@@ -286,10 +343,10 @@ static int scan_stream(size_t lo, size_t hi)
 		if (toks[i].kind != T_REL)
 			continue;
 		if (i + 1 < hi && zero_at(i + 1, +1, lo, hi, NULL) && i > lo &&
-		    operand_has_minus(i - 1, -1, lo, hi))
+		    operand_has_minus(i - 1, -1, lo, hi) == want)
 			return toks[i].line;
 		if (i > lo && zero_at(i - 1, -1, lo, hi, NULL) &&
-		    operand_has_minus(i + 1, +1, lo, hi))
+		    operand_has_minus(i + 1, +1, lo, hi) == want)
 			return toks[i].line;
 	}
 	return 0;
@@ -383,8 +440,8 @@ static int constant_run(size_t a, size_t b)
 }
 
 /*
- * Item 6 of the header.  Set while the main stream of a file with no
- * comparison candidate is scanned for temporaries.
+ * Items 6 and 7 of the header.  Set while the main stream of a file with no
+ * bracketed comparison candidate is scanned for plain ones and for temporaries.
  */
 static int strict_operands;
 static size_t file_ntoks;	/* all tokens of the file: main stream, then #define bodies */
@@ -532,6 +589,80 @@ static int type_knowable(size_t a, size_t b)
 	return last == a || declared_here(last, 1);
 }
 
+/*
+ * Is the '+', '-' or '&' at j surely a binary operator: the token before it,
+ * inside the span that starts at s, surely ends an operand: a name, a number,
+ * ']', or the ')' of a group right after a name (a call, sizeof(x)).  After
+ * another ')' it may follow a cast, (int)&x, and after sizeof it is unary: not
+ * counted, which keeps more candidates.
+ */
+static int surely_binary(size_t j, size_t s)
+{
+	unsigned char k;
+
+	if (j <= s)
+		return 0;
+	k = toks[j - 1].kind;
+	if (k == T_IDENT)
+		return !is_name(j - 1, "sizeof") && !is_name(j - 1, "_Alignof") &&
+		       !is_name(j - 1, "__alignof__") && !is_name(j - 1, "alignof");
+	if (k == T_CLOSE && toks[j - 1].ch == ')') {
+		size_t before = skip_group(j - 1, -1, s, j);
+
+		return before != (size_t)-1 && before >= s && before < j &&
+		       toks[before].kind == T_IDENT;
+	}
+	return k == T_NUMBER || k == T_ZERO || (k == T_CLOSE && toks[j - 1].ch == ']');
+}
+
+/*
+ * Item 7 of the header: can the operand in the span toks[s..e), with no bracket
+ * group next to OP, be the plain  A - B  of the rules bugs and signed?  Going
+ * left (dir < 0, X OP 0) X is a suffix of the span; going right it is a prefix
+ * that ends at the first binary '&' (0 < a - b & c  is  (0 < a - b) & c).  Its
+ * top operator must be a binary '-': one is there at depth 0 and no binary +,
+ * &, << or >> follows it at depth 0 (a - b + c  is a sum).  With
+ * strict_operands, both sides must also be typable without headers
+ * (type_knowable()); A is taken from the start of the span, which may hold more
+ * than A going left: that only makes it look typable.  The split is trusted
+ * only at a '-' that is surely binary (after a name, a number or ']').
+ */
+static int plain_difference(size_t s, size_t e, int dir)
+{
+	size_t j, last = (size_t)-1;
+	long depth = 0;
+	int sum = 0;
+
+	for (j = s; j < e; j++) {
+		unsigned char k = toks[j].kind;
+
+		if (k == T_OPEN) {
+			depth++;
+		} else if (k == T_CLOSE) {
+			depth--;
+		} else if (depth != 0) {
+			continue;
+		} else if (k == T_AMP && surely_binary(j, s)) {
+			if (dir > 0)
+				break;
+			if (last != (size_t)-1)
+				sum = 1;
+		} else if (k == T_MINUS && j > s && binary_minus(j)) {
+			last = j;
+			sum = 0;
+		} else if (last != (size_t)-1 && k == T_OTHER &&
+			   ((toks[j].ch == '+' && surely_binary(j, s)) ||
+			    toks[j].ch == '<' || toks[j].ch == '>')) {
+			sum = 1;
+		}
+	}
+	if (last == (size_t)-1 || sum)
+		return 0;
+	if (!strict_operands || !surely_binary(last, s))
+		return 1;
+	return type_knowable(s, last) && type_knowable(last + 1, j);
+}
+
 /* does the token at i end an operand, so that a '+' or '&' after it is binary */
 static int ends_operand(size_t i)
 {
@@ -560,7 +691,7 @@ static int ends_difference(size_t j)
  * Is toks[a..b), an assigned value, the A - B of the rule: its top operator a
  * binary '-', perhaps inside parentheses around the whole value, which spatch's
  * isomorphisms strip:  d = (a - b).  Neither side is one constant token (the
- * rule leaves  d = len - 4  alone), and in a file with no comparison candidate
+ * rule leaves  d = len - 4  alone), and in a file with no bracketed candidate
  * spatch could know both sides' types (item 6).
  */
 static int difference(size_t a, size_t b)
@@ -788,7 +919,7 @@ enum { K_COMPARISON = 1, K_TEMPORARY = 2 };
 /* the kinds of candidate in buf[0..n), and the first candidate line */
 static int scan_buffer(char *buf, size_t n, int *first_line)
 {
-	int kinds = 0, line_t;
+	int kinds = 0, line_t, line_cast;
 	size_t i = 0, main_start;
 	int line = 1, at_line_start = 1, in_directive = 0;
 	size_t dstart = 0;
@@ -943,13 +1074,21 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 		}
 		free(mtoks);
 	}
-	*first_line = scan_stream(main_start, nm);
+	file_ntoks = ntoks;
+	/* items 1-4 and 7: the bracketed forms first, which decide item 6 */
+	line_cast = scan_stream(main_start, nm, 2);
+	for (size_t d = 0; d < ndstreams && !line_cast; d += 2)
+		line_cast = scan_stream(dstreams[d], dstreams[d + 1], 2);
+	strict_operands = !line_cast;
+	*first_line = scan_stream(main_start, nm, 1);
+	strict_operands = 0;
 	for (size_t d = 0; d < ndstreams && !*first_line; d += 2)
-		*first_line = scan_stream(dstreams[d], dstreams[d + 1]);
+		*first_line = scan_stream(dstreams[d], dstreams[d + 1], 1);
+	if (line_cast && (!*first_line || line_cast < *first_line))
+		*first_line = line_cast;
 	if (*first_line)
 		kinds |= K_COMPARISON;
-	file_ntoks = ntoks;
-	strict_operands = !*first_line;
+	strict_operands = !line_cast;
 	line_t = scan_temporaries(main_start, nm);
 	strict_operands = 0;
 	for (size_t d = 0; d < ndstreams && !line_t; d += 2)
