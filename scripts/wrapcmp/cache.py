@@ -8,9 +8,10 @@ results/ab/KEY.json   what spatch said of one file in the one parse a file gets 
                       the #define scanner's findings.  KEY is the SHA-256 of everything
                       that decides them: the file's bytes; whether it is a .c or a .h
                       (spatch treats them differently); the text of the rules it is sent
-                      to, joined as the runner joins them; spatch's version; the spatch
-                      options (patch confidence, -D noinclude, -D existing, the fast
-                      pass's include options); and this format's version.  Nothing
+                      to, joined as the runner joins them; spatch's version and the
+                      python it runs the rules in (--python); the spatch options (patch
+                      confidence, -D noinclude, -D existing, the fast pass's include
+                      options); and this format's version.  Nothing
                       else is read: the rules run with --no-includes, so no other file
                       of the tree counts, and where #include <linux/wrapcmp.h> goes
                       depends on the file's own bytes only (includes.py).  The file's
@@ -31,6 +32,8 @@ import json
 import os
 import subprocess
 import tempfile
+
+from .report_pass import SPATCH_PYTHON
 
 FORMAT = "wrapcmp-cache-1"
 
@@ -75,7 +78,8 @@ class Cache:
 
     def key(self, data, is_header, rules_text, options):
         h = hashlib.sha256()
-        for part in (FORMAT, self.spatch, "h" if is_header else "c", rules_text,
+        for part in (FORMAT, self.spatch, " ".join(SPATCH_PYTHON), "h" if is_header else "c",
+                     rules_text,
                      "\0".join(options)):
             h.update(part.encode("utf-8", "surrogateescape"))
             h.update(b"\0")
