@@ -16,8 +16,9 @@ How it is fast and still complete:
   3. The rules are concatenated into one semantic patch (duplicate `virtual` lines removed,
      report calls tagged with the rule's name), so spatch parses each file once for every
      rule in report mode.
-  4. The files are cut into shards of a fixed size (independent of JOBS, so the results do
-     not depend on it) and GNU parallel runs one spatch per shard: --joblog, --timeout,
+  4. The files are cut into shards by estimated work (size and rules; independent of
+     JOBS, and no result depends on the cut), the largest first, and GNU parallel runs
+     one spatch per shard, in that order: --joblog, --timeout,
      --retries 2 (one retry), --sshloginfile HOSTS.  A shard that still fails is rerun file
      by file; a file that still fails is listed in summary.txt and makes the run exit 1,
      unless --allow-parse-failures.
@@ -115,7 +116,9 @@ def parse_args(argv):
                     help="neither read nor write the cache")
     ap.add_argument("--no-prefilter", action="store_true", help="send every file to spatch")
     ap.add_argument("--shard-size", type=int, default=None,
-                    help="files per spatch process (default 16, 40 without prefilter)")
+                    help="at most this many files per spatch process (default 64, 40 "
+                    "without prefilter); shards are cut by estimated work, the largest "
+                    "first")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("SHARD_TIMEOUT") or 120),
                     help="seconds a shard may take, plus --timeout-per-file for each file")
     ap.add_argument("--timeout-per-file", type=int, default=60)
@@ -124,7 +127,7 @@ def parse_args(argv):
     ap.add_argument("--keep-work", action="store_true", help="keep the scratch folder")
     args = ap.parse_args(argv)
     if args.shard_size is None:
-        args.shard_size = 40 if args.no_prefilter else 16
+        args.shard_size = 40 if args.no_prefilter else 64
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
     return args

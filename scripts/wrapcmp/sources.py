@@ -113,6 +113,10 @@ class Snapshot:
     def path(self, rel):
         return os.path.join(self.dir, self.ids[rel])
 
+    def size(self, sid):
+        """The size in bytes of the copy named sid."""
+        return os.path.getsize(os.path.join(self.dir, sid))
+
     def data(self, rel):
         return read_bytes(self.path(rel))
 
