@@ -530,6 +530,20 @@ def wrapcmp_use(form):
 	name, swap, negate = form[1:4]
 	return ("!%s()" % name if negate else
 		"%s() with a and b swapped" % name if swap else "%s()" % name)
+
+# A rule that inherits a position is run once for each site the earlier rule found,
+# each time over the whole file: for the rules that bind the whole comparison that
+# cost more than the search itself.  So each *_find rule notes its sites here, and
+# the rule after it runs once per file, its positions constrained to the sites noted.
+wrapcmp_found = {}
+
+def wrapcmp_note_found(rule, pa, pz):
+	wrapcmp_found.setdefault(rule + " a", set()).add(wrapcmp_key(pa))
+	wrapcmp_found.setdefault(rule + " z", set()).add(wrapcmp_key(pz))
+
+def wrapcmp_was_found(rule, side, p):
+	return wrapcmp_key(p) in wrapcmp_found.get(rule + " " + side, ())
+
 # --- end of the shared block ---
 
 WRAPCMP_UNSIGNED_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
@@ -595,8 +609,9 @@ def wrapcmp_ucast_decide(pa, pz, t, tf, op):
 wrapcmp_set_include_mode("no")
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow (and slower with E@pc first): wb_site_find finds the sites without it, then wb_site binds the
-// whole comparison E at the few places found.
+// which is slow (and slower with E@pc first): wb_site_find finds the sites without
+// it, then wb_site binds the whole comparison E at the places found, in one
+// pass over the file (wrapcmp_note_found()).
 @wb_site_find disable drop_cast@
 expression A, B;
 binary operator op = {<, <=, >, >=};
@@ -613,11 +628,18 @@ position pa, pz;
  0@pz op (A@pa - B)
 )
 
-@wb_site disable drop_cast@
+@script:python@
+pa << wb_site_find.pa;
+pz << wb_site_find.pz;
+@@
+wrapcmp_note_found("wb_site", pa, pz)
+
+@wb_site depends on wb_site_find disable drop_cast@
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
 position pc, pb;
-position wb_site_find.pa, wb_site_find.pz;
+position pa : script:python() { wrapcmp_was_found("wb_site", "a", pa) };
+position pz : script:python() { wrapcmp_was_found("wb_site", "z", pz) };
 @@
 
 (
@@ -635,7 +657,7 @@ position wb_site_find.pa, wb_site_find.pz;
 )
 
 @wb_type_a@
-position wb_site_find.pa;
+position wb_site.pa;
 type TA;
 TA I;
 @@
@@ -643,7 +665,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << wb_site_find.pa;
+pa << wb_site.pa;
 t << wb_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -664,9 +686,9 @@ wrapcmp_note_type(pb, t)
 
 @script:python wb_decide@
 pc << wb_site.pc;
-pa << wb_site_find.pa;
+pa << wb_site.pa;
 pb << wb_site.pb;
-pz << wb_site_find.pz;
+pz << wb_site.pz;
 op << wb_site.op;
 a << wb_site.A;
 b << wb_site.B;
@@ -678,8 +700,9 @@ else:
 	wrapcmp_bug_sites[wrapcmp_key(pc)] = msg
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow (and slower with E@pc first): wb_ucast_find finds the sites without it, then wb_ucast binds the
-// whole comparison E at the few places found.
+// which is slow (and slower with E@pc first): wb_ucast_find finds the sites without
+// it, then wb_ucast binds the whole comparison E at the places found, in one
+// pass over the file (wrapcmp_note_found()).
 @wb_ucast_find disable drop_cast@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
 typedef uint8_t, uint16_t, uint32_t, uint64_t;
@@ -712,7 +735,13 @@ position pa, pz;
  0@pz op ((tf)(A@pa - B))
 )
 
-@wb_ucast disable drop_cast@
+@script:python@
+pa << wb_ucast_find.pa;
+pz << wb_ucast_find.pz;
+@@
+wrapcmp_note_found("wb_ucast", pa, pz)
+
+@wb_ucast depends on wb_ucast_find disable drop_cast@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
 typedef uint8_t, uint16_t, uint32_t, uint64_t;
 type T = {unsigned char, u8, __u8, uint8_t,
@@ -724,7 +753,8 @@ identifier tf =~ "^(u8|u16|u32|u64|__u8|__u16|__u32|__u64|uint8_t|uint16_t|uint3
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
 position pc;
-position wb_ucast_find.pa, wb_ucast_find.pz;
+position pa : script:python() { wrapcmp_was_found("wb_ucast", "a", pa) };
+position pz : script:python() { wrapcmp_was_found("wb_ucast", "z", pz) };
 @@
 
 (
@@ -751,8 +781,8 @@ position wb_ucast_find.pa, wb_ucast_find.pz;
 
 @script:python@
 pc << wb_ucast.pc;
-pa << wb_ucast_find.pa;
-pz << wb_ucast_find.pz;
+pa << wb_ucast.pa;
+pz << wb_ucast.pz;
 t << wb_ucast.T = "";
 tf << wb_ucast.tf = "";
 op << wb_ucast.op;

@@ -531,6 +531,20 @@ def wrapcmp_use(form):
 	name, swap, negate = form[1:4]
 	return ("!%s()" % name if negate else
 		"%s() with a and b swapped" % name if swap else "%s()" % name)
+
+# A rule that inherits a position is run once for each site the earlier rule found,
+# each time over the whole file: for the rules that bind the whole comparison that
+# cost more than the search itself.  So each *_find rule notes its sites here, and
+# the rule after it runs once per file, its positions constrained to the sites noted.
+wrapcmp_found = {}
+
+def wrapcmp_note_found(rule, pa, pz):
+	wrapcmp_found.setdefault(rule + " a", set()).add(wrapcmp_key(pa))
+	wrapcmp_found.setdefault(rule + " z", set()).add(wrapcmp_key(pz))
+
+def wrapcmp_was_found(rule, side, p):
+	return wrapcmp_key(p) in wrapcmp_found.get(rule + " " + side, ())
+
 # --- end of the shared block ---
 
 WRAPCMP_CAST_PREFIX = {}
@@ -602,8 +616,9 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 wrapcmp_set_include_mode("no")
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow (and slower with E@pc first): wc_site_find finds the sites without it, then wc_site binds the
-// whole comparison E at the few places found.
+// which is slow (and slower with E@pc first): wc_site_find finds the sites without
+// it, then wc_site binds the whole comparison E at the places found, in one
+// pass over the file (wrapcmp_note_found()).
 @wc_site_find disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
 typedef int8_t, int16_t, int32_t, int64_t;
@@ -644,7 +659,13 @@ position pa, pz;
  0@pz op (tf)((A@pa - B))
 )
 
-@wc_site disable drop_cast@
+@script:python@
+pa << wc_site_find.pa;
+pz << wc_site_find.pz;
+@@
+wrapcmp_note_found("wc_site", pa, pz)
+
+@wc_site depends on wc_site_find disable drop_cast@
 typedef s8, s16, s32, s64, __s8, __s16, __s32, __s64;
 typedef int8_t, int16_t, int32_t, int64_t;
 type T = {signed char, s8, __s8, int8_t,
@@ -656,7 +677,8 @@ identifier tf =~ "^(s8|s16|s32|s64|__s8|__s16|__s32|__s64|int8_t|int16_t|int32_t
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
 position pc, pb;
-position wc_site_find.pa, wc_site_find.pz;
+position pa : script:python() { wrapcmp_was_found("wc_site", "a", pa) };
+position pz : script:python() { wrapcmp_was_found("wc_site", "z", pz) };
 @@
 
 (
@@ -690,7 +712,7 @@ position wc_site_find.pa, wc_site_find.pz;
 )
 
 @wc_type_a@
-position wc_site_find.pa;
+position wc_site.pa;
 type TA;
 TA I;
 @@
@@ -698,7 +720,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << wc_site_find.pa;
+pa << wc_site.pa;
 t << wc_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -768,9 +790,9 @@ wrapcmp_note_include(p, False)
 
 @script:python wc_decide@
 pc << wc_site.pc;
-pa << wc_site_find.pa;
+pa << wc_site.pa;
 pb << wc_site.pb;
-pz << wc_site_find.pz;
+pz << wc_site.pz;
 t << wc_site.T = "";
 tf << wc_site.tf = "";
 op << wc_site.op;

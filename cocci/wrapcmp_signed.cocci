@@ -529,6 +529,20 @@ def wrapcmp_use(form):
 	name, swap, negate = form[1:4]
 	return ("!%s()" % name if negate else
 		"%s() with a and b swapped" % name if swap else "%s()" % name)
+
+# A rule that inherits a position is run once for each site the earlier rule found,
+# each time over the whole file: for the rules that bind the whole comparison that
+# cost more than the search itself.  So each *_find rule notes its sites here, and
+# the rule after it runs once per file, its positions constrained to the sites noted.
+wrapcmp_found = {}
+
+def wrapcmp_note_found(rule, pa, pz):
+	wrapcmp_found.setdefault(rule + " a", set()).add(wrapcmp_key(pa))
+	wrapcmp_found.setdefault(rule + " z", set()).add(wrapcmp_key(pz))
+
+def wrapcmp_was_found(rule, side, p):
+	return wrapcmp_key(p) in wrapcmp_found.get(rule + " " + side, ())
+
 # --- end of the shared block ---
 
 WRAPCMP_SIGNED_PREFIX = {"32": "UINT", "L": "ULONG", "64": "U64"}
@@ -569,8 +583,9 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 wrapcmp_set_include_mode("no")
 
 // spatch matches a conjunction with E@pc against every expression of a file,
-// which is slow (and slower with E@pc first): ws_site_find finds the sites without it, then ws_site binds the
-// whole comparison E at the few places found.
+// which is slow (and slower with E@pc first): ws_site_find finds the sites without
+// it, then ws_site binds the whole comparison E at the places found, in one
+// pass over the file (wrapcmp_note_found()).
 @ws_site_find disable drop_cast@
 expression A, B;
 binary operator op = {<, <=, >, >=};
@@ -587,11 +602,18 @@ position pa, pz;
  0@pz op (A@pa - B)
 )
 
-@ws_site disable drop_cast@
+@script:python@
+pa << ws_site_find.pa;
+pz << ws_site_find.pz;
+@@
+wrapcmp_note_found("ws_site", pa, pz)
+
+@ws_site depends on ws_site_find disable drop_cast@
 expression A, B, E;
 binary operator op = {<, <=, >, >=};
 position pc, pb;
-position ws_site_find.pa, ws_site_find.pz;
+position pa : script:python() { wrapcmp_was_found("ws_site", "a", pa) };
+position pz : script:python() { wrapcmp_was_found("ws_site", "z", pz) };
 @@
 
 (
@@ -609,7 +631,7 @@ position ws_site_find.pa, ws_site_find.pz;
 )
 
 @ws_type_a@
-position ws_site_find.pa;
+position ws_site.pa;
 type TA;
 TA I;
 @@
@@ -617,7 +639,7 @@ TA I;
 I@pa
 
 @script:python@
-pa << ws_site_find.pa;
+pa << ws_site.pa;
 t << ws_type_a.TA;
 @@
 wrapcmp_note_type(pa, t)
@@ -687,9 +709,9 @@ wrapcmp_note_include(p, False)
 
 @script:python ws_decide@
 pc << ws_site.pc;
-pa << ws_site_find.pa;
+pa << ws_site.pa;
 pb << ws_site.pb;
-pz << ws_site_find.pz;
+pz << ws_site.pz;
 op << ws_site.op;
 a << ws_site.A;
 b << ws_site.B;

@@ -531,6 +531,20 @@ def wrapcmp_use(form):
 	name, swap, negate = form[1:4]
 	return ("!%s()" % name if negate else
 		"%s() with a and b swapped" % name if swap else "%s()" % name)
+
+# A rule that inherits a position is run once for each site the earlier rule found,
+# each time over the whole file: for the rules that bind the whole comparison that
+# cost more than the search itself.  So each *_find rule notes its sites here, and
+# the rule after it runs once per file, its positions constrained to the sites noted.
+wrapcmp_found = {}
+
+def wrapcmp_note_found(rule, pa, pz):
+	wrapcmp_found.setdefault(rule + " a", set()).add(wrapcmp_key(pa))
+	wrapcmp_found.setdefault(rule + " z", set()).add(wrapcmp_key(pz))
+
+def wrapcmp_was_found(rule, side, p):
+	return wrapcmp_key(p) in wrapcmp_found.get(rule + " " + side, ())
+
 # --- end of the shared block ---
 
 WRAPCMP_TEMP_PREFIX = {"8": "U8", "16": "U16", "32": "UINT", "L": "ULONG", "64": "U64"}
