@@ -611,7 +611,9 @@ wrapcmp_set_include_mode("no")
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wb_site_find finds the sites without
 // it, then wb_site binds the whole comparison E at the places found, in one
-// pass over the file (wrapcmp_note_found()).
+// pass over the file (wrapcmp_note_found()).  The paren isomorphism stays on:
+// SmPL reads 0 op A - B as (0 op A) - B, so only its variant of 0 op (A - B)
+// matches the code 0 < a - b.
 @wb_site_find disable drop_cast@
 expression A, B;
 binary operator op = {<, <=, >, >=};
@@ -702,8 +704,10 @@ else:
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wb_ucast_find finds the sites without
 // it, then wb_ucast binds the whole comparison E at the places found, in one
-// pass over the file (wrapcmp_note_found()).
-@wb_ucast_find disable drop_cast@
+// pass over the file (wrapcmp_note_found()).  The paren isomorphism is off in
+// both: every parenthesized form is listed, and what it would add, (T)A - B or a
+// call tf(A - B), is other code.
+@wb_ucast_find disable drop_cast, paren@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
 typedef uint8_t, uint16_t, uint32_t, uint64_t;
 type T = {unsigned char, u8, __u8, uint8_t,
@@ -741,7 +745,7 @@ pz << wb_ucast_find.pz;
 @@
 wrapcmp_note_found("wb_ucast", pa, pz)
 
-@wb_ucast depends on wb_ucast_find disable drop_cast@
+@wb_ucast depends on wb_ucast_find disable drop_cast, paren@
 typedef u8, u16, u32, u64, __u8, __u16, __u32, __u64;
 typedef uint8_t, uint16_t, uint32_t, uint64_t;
 type T = {unsigned char, u8, __u8, uint8_t,

@@ -585,7 +585,9 @@ wrapcmp_set_include_mode("no")
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): ws_site_find finds the sites without
 // it, then ws_site binds the whole comparison E at the places found, in one
-// pass over the file (wrapcmp_note_found()).
+// pass over the file (wrapcmp_note_found()).  The paren isomorphism stays on:
+// SmPL reads 0 op A - B as (0 op A) - B, so only its variant of 0 op (A - B)
+// matches the code 0 < a - b.
 @ws_site_find disable drop_cast@
 expression A, B;
 binary operator op = {<, <=, >, >=};
