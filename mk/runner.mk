@@ -9,6 +9,9 @@
 #   make bench             fast runner against plain `spatch --dir` on BENCH_DIRS, as a ratio
 #   make bench-cache       the result cache on the whole TREE: cold, unchanged, 20 files
 #                          changed (in a hard-linked copy; TREE is not written)
+#   make bench-cold        the cold whole-TREE run of this checkout against commit BENCH_BASE
+#                          (default c1019ca, before the cold-run work of issue 11), alternately,
+#                          BENCH_ROUNDS (2) rounds each: times, CPU, ratios, outputs equal
 #   make coccicheck-install KDIR=/path/to/linux   put the rules into KDIR/scripts/coccinelle
 #   make check-patch PATCH=file [TREE=/path/to/linux] [CONFIDENCE=moderate] [FIX=1 [FIX_OUT=f]]
 #                          does the patch add the idiom?  checkpatch-style findings on the
@@ -38,13 +41,15 @@ HOSTS ?=
 KDIR ?=
 BENCH_DIRS ?= drivers/net fs
 EXHAUSTIVE_OUT ?= $(OUT)-exhaustive
+BENCH_BASE ?= c1019ca
+BENCH_ROUNDS ?= 2
 FAST_OUT ?= $(OUT)-fast
 TREE_CHECK_OUT ?= $(OUT)-tree-check
 
 WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
 	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
 
-.PHONY: run tree-check tree-exhaustive tree-compare bench bench-cache coccicheck-install \
+.PHONY: run tree-check tree-exhaustive tree-compare bench bench-cache bench-cold coccicheck-install \
 	kernel-tree check-patch
 
 # The default tree, unpacked from Debian's linux-source-6.1 on first use (make check needs it).
@@ -84,6 +89,9 @@ bench: install-deps
 
 bench-cache: install-deps
 	TREE='$(TREE)' JOBS='$(JOBS)' scripts/bench --cache
+
+bench-cold: install-deps
+	TREE='$(TREE)' JOBS='$(JOBS)' scripts/bench --against '$(BENCH_BASE)' '$(BENCH_ROUNDS)'
 
 coccicheck-install:
 	@test -n '$(KDIR)' || { echo "coccicheck-install: give KDIR=/path/to/linux"; exit 2; }
