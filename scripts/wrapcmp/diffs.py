@@ -50,11 +50,15 @@ def keep_line_ends(orig, new):
 
 
 def unified_diff(work, snap, rel, new):
-    """`diff -u` of the snapshot's copy of rel against new, with the tree's name."""
-    path = os.path.join(work, "diff-new")
+    """`diff -u` of the snapshot's copy of rel against new, with the tree's name.  Calls
+    for different files may run at once (each writes its own scratch file)."""
+    path = os.path.join(work, "diff-new-" + snap.ids[rel])
     write_bytes(path, new)
-    p = subprocess.run(["diff", "-u", "--label", diff_label("a/" + rel), "--label",
-                        diff_label("b/" + rel), snap.path(rel), path], capture_output=True)
+    try:
+        p = subprocess.run(["diff", "-u", "--label", diff_label("a/" + rel), "--label",
+                            diff_label("b/" + rel), snap.path(rel), path], capture_output=True)
+    finally:
+        os.unlink(path)
     if p.returncode == 0:
         return b""
     if p.returncode != 1:

@@ -43,7 +43,9 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from . import outputs
 from .apply import apply_diff, check_writable
@@ -239,6 +241,32 @@ def cached_macro_sites(cache, data):
     return sites
 
 
+class MacroScan:
+    """cached_macro_sites() of every snapshot file in cand, in a thread of its own (with a
+    cache object of its own, so that the report pass's counts stay its own).  result()
+    waits for it and gives {file: sites}, or raises what the thread raised."""
+
+    def __init__(self, cache_dir, snap, cand):
+        self.cache, self.snap, self.cand = Cache(cache_dir), snap, cand
+        self.sites, self.error = {}, None
+        self.thread = threading.Thread(target=self.scan, daemon=True)
+        self.thread.start()
+
+    def scan(self):
+        try:
+            for rel in self.cand:
+                if rel in self.snap.ids:
+                    self.sites[rel] = cached_macro_sites(self.cache, self.snap.data(rel))
+        except BaseException as e:		# given to the main thread by result()
+            self.error = e
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.sites
+
+
 def rewritten_findings(args, findings, rules, dirs, failed):
     """The findings the patch pass must rewrite: a rule that rewrites, a message that does
     not say "not rewritten" (every rule says so in the others), the patch confidence,
@@ -310,6 +338,9 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     cand = list(kinds)
     snap = Snapshot(tree, os.path.join(work, "src"), cand)
     phases.append(("prefilter", time.time() - t))
+    # the #define scan reads only the snapshot: it runs beside spatch, on the CPU that
+    # the last shards leave idle, and the run waits for what is left of it at the end
+    macro = MacroScan(None if args.no_cache else args.cache, snap, cand)
     t = time.time()
     me = os.path.join(ROOT, "scripts", "wrapcmp-run")
     # one parse a file reports and patches; the rules patch only at the patch confidence
@@ -353,19 +384,21 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
             res = add_helper_include(res)[0]
         if res != orig:
             new[rel] = res
-    diffs = {rel: unified_diff(work, snap, rel, new[rel]) for rel in sorted(new, key=byte_order)}
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:	# one diff process each
+        diffs = dict(zip(sorted(new, key=byte_order), pool.map(
+            lambda rel: unified_diff(work, snap, rel, new[rel]), sorted(new, key=byte_order))))
     diff = b"".join(diffs[rel] for rel in sorted(diffs, key=byte_order))
     phases.append(("diff", time.time() - t))
     t = time.time()
     # spatch also matches #define bodies that are expressions: keep its finding there
     seen = {(f["file"], f["line"]) for f in findings}
+    sites = macro.result()
     for rel in cand:
-        if rel in snap.ids:
-            for line, col, message in cached_macro_sites(cache, snap.data(rel)):
-                if (rel, line) not in seen:
-                    findings.append({"rule": "macro", "file": rel, "line": line, "col": col,
-                                     "line_end": None, "col_end": None, "message": message})
-    phases.append(("macro scan", time.time() - t))
+        for line, col, message in sites.get(rel, ()):
+            if (rel, line) not in seen:
+                findings.append({"rule": "macro", "file": rel, "line": line, "col": col,
+                                 "line_end": None, "col_end": None, "message": message})
+    phases.append(("macro scan (left after spatch)", time.time() - t))
     changed = snap.changed()
     if changed:
         raise Fatal("%d file(s) changed in the tree while the run read them, so the results "
