@@ -55,20 +55,21 @@ def plan_shards(groups, cap):
     """Cut the files into shards: [(semantic patch, options, [file ids])], the heaviest
     shard first, the order GNU parallel starts them in.  groups holds (semantic patch,
     options, [(file id, estimate)]); a shard holds files of one group only.  Each
-    shard takes the heaviest files left in its group up to a third of the group's
-    remaining estimate, but at least a 48th of the whole run's and at most cap files:
-    large shards first to pay spatch's start-up (about 0.5 s) rarely, small ones last
-    so that no core waits long for the last one.  The plan depends on the files alone,
-    never on JOBS, and no result depends on which files share a shard."""
+    shard takes the heaviest files left in its group up to half of the group's
+    remaining estimate, but at least a 32nd and at most an 8th of the whole run's, and
+    at most cap files: large shards first to pay spatch's start-up (about 0.8 s with
+    the rules) rarely, small ones last so that no core waits long for the last one.
+    The plan depends on the files alone, never on JOBS, and no result depends on which
+    files share a shard."""
     total = sum(c for _, _, fl in groups for _, c in fl)
-    least = total / 48.0
+    least, most = total / 32.0, total / 8.0
     out = []
     for sp, o, fl in groups:
         fl = sorted(fl, key=lambda x: (-x[1], x[0]))
         left = sum(c for _, c in fl)
         cur, cost = [], 0
         for fid, c in fl:
-            if cur and (cost + c > max(least, left / 3.0) or len(cur) >= cap):
+            if cur and (cost + c > min(most, max(least, left / 2.0)) or len(cur) >= cap):
                 out.append((cost, sp, o, cur))
                 left -= cost
                 cur, cost = [], 0
