@@ -169,8 +169,9 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     total = sum(len(fl) for fl in shards.values())
 
     def argv(sid):
-        return ["spatch"] + SPATCH_PYTHON + ["--sp-file", sp_of[sid], "-D", "report"] + opts[sid] + \
-            (["-D", "patch"] + patch + ["--out-place"] if patch else []) + ["--parse-error-msg"]
+        return ["spatch"] + SPATCH_PYTHON + ["--sp-file", sp_of[sid], "-D", "report"] + \
+            opts[sid] + (["-D", "patch"] + patch + ["--out-place"] if patch else []) + \
+            ["--parse-error-msg"]
     for sid, fl in shards.items():
         write_job(sdir, sid, snap.dir, argv(sid), fl)
     command = "%s %s --spatch-job %s {}" % (shlex.quote(sys.executable), shlex.quote(entry),
