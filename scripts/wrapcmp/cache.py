@@ -27,6 +27,7 @@ for another key, or fails its checksum is ignored and replaced, never trusted.  
 file is never cached.  Writes go to a temporary file renamed into place, so a run that
 is killed leaves whole entries only, and two runs can share a cache.
 """
+import functools
 import hashlib
 import json
 import os
@@ -43,6 +44,7 @@ def default_dir():
                         "wrapcmp")
 
 
+@functools.lru_cache(maxsize=None)
 def spatch_version():
     p = subprocess.run(["spatch", "--version"], capture_output=True, text=True)
     return " ".join(p.stdout.split("\n")[0].split())
