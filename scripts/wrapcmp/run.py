@@ -50,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from . import outputs
 from .apply import apply_diff, check_writable
 from .cache import Cache, default_dir as default_cache_dir, stat_key
+from .include_mirror import IncludeMirror
 from .includes import add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, unified_diff
@@ -174,25 +175,18 @@ BUILD_CHECKED = "(operand types checked at build time)"
 
 def typed_options(tree, work, files, depth, extra):
     """spatch options that read the types of headers, per file: the tree's include
-    folders and the file's own folder on the include path.  spatch sees them through
-    symbolic links under generated names in the scratch folder, never the tree's names."""
-    inc = os.path.join(work, "inc")
-    os.makedirs(inc, exist_ok=True)
+    folders and the file's own folder on the include path, under generated names in the
+    scratch folder, never the tree's names (include_mirror.py)."""
+    mirror = IncludeMirror(tree, os.path.join(work, "inc"))
     common = []
-    for i, d in enumerate(("include", "arch/x86/include", "include/uapi",
-                           "arch/x86/include/uapi")):
+    for d in ("include", "arch/x86/include", "include/uapi", "arch/x86/include/uapi"):
         if os.path.isdir(os.path.join(tree, d)):
-            os.symlink(os.path.join(tree, d), os.path.join(inc, "k%d" % i))
-            common += ["-I", os.path.join(inc, "k%d" % i)]
-    links, out = {}, {}
+            common += ["-I", mirror.folder(d)]
+    out = {}
     for f in files:
-        d = os.path.dirname(f)
-        if d not in links:
-            links[d] = os.path.join(inc, "d%05d" % len(links))
-            os.symlink(os.path.join(tree, d), links[d])
         out[f] = ["--include-headers", "--include-headers-for-types",
                   "--recursive-includes" if depth == "recursive" else "--all-includes",
-                  "-I", links[d]] + common + INCLUDE_BY_RUNNER + extra
+                  "-I", mirror.folder(os.path.dirname(f))] + common + INCLUDE_BY_RUNNER + extra
     return out
 
 
