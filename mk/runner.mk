@@ -68,9 +68,10 @@ tree-check: install-deps
 
 # Proof that the prefilter is lossless: every file to spatch, then the same findings
 # and the same patch as the prefiltered run.  spatch 1.1.1 crashes on 11 files of Linux 6.1
-# (stack overflow, SIGSEGV or the timeout on 9 huge amdgpu asic_reg headers, "strange type" on 2 with
-# a (long unsigned) cast); they are listed in $(EXHAUSTIVE_OUT)/summary.txt and do not stop
-# the comparison (the prefilter drops them: they hold no candidate).  47 minutes on 2 cores.
+# (stack overflow, SIGSEGV or the timeout on 9 huge amdgpu asic_reg headers, "strange type"
+# on 2 files with a (long unsigned) cast); they are listed in $(EXHAUSTIVE_OUT)/summary.txt
+# and do not stop the comparison (the prefilter drops them: they hold no candidate).
+# 47 minutes on 2 cores.
 tree-exhaustive: install-deps
 	$(WRAPCMP_RUN) --no-prefilter --shard-size 20 --timeout-per-file 30 \
 		--allow-parse-failures --out '$(EXHAUSTIVE_OUT)'
