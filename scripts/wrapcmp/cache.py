@@ -81,8 +81,7 @@ class Cache:
     def key(self, data, is_header, rules_text, options):
         h = hashlib.sha256()
         for part in (FORMAT, self.spatch, " ".join(SPATCH_PYTHON), "h" if is_header else "c",
-                     rules_text,
-                     "\0".join(options)):
+                     rules_text, "\0".join(options)):
             h.update(part.encode("utf-8", "surrogateescape"))
             h.update(b"\0")
         h.update(data)

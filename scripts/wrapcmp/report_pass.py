@@ -65,7 +65,7 @@ def plan_shards(groups, cap):
     options, [(file id, estimate)]); a shard holds files of one group only.  Each
     shard takes the heaviest files left in its group up to half of the group's
     remaining estimate, but at least a 32nd and at most an 8th of the whole run's, and
-    at most cap files: large shards first to pay spatch's start-up (about 0.8 s with
+    at most cap files: large shards first to pay spatch's start-up (0.3 to 0.6 s with
     the rules) rarely, small ones last so that no core waits long for the last one.
     The plan depends on the files alone, never on JOBS, and no result depends on which
     files share a shard."""

@@ -378,10 +378,11 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
             res = add_helper_include(res)[0]
         if res != orig:
             new[rel] = res
+    order = sorted(new, key=byte_order)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:	# one diff process each
-        diffs = dict(zip(sorted(new, key=byte_order), pool.map(
-            lambda rel: unified_diff(work, snap, rel, new[rel]), sorted(new, key=byte_order))))
-    diff = b"".join(diffs[rel] for rel in sorted(diffs, key=byte_order))
+        diffs = dict(zip(order, pool.map(lambda rel: unified_diff(work, snap, rel, new[rel]),
+                                         order)))
+    diff = b"".join(diffs[rel] for rel in order)
     phases.append(("diff", time.time() - t))
     t = time.time()
     # spatch also matches #define bodies that are expressions: keep its finding there
