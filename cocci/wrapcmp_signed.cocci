@@ -191,7 +191,16 @@ WRAPCMP_RANK = {"8": 0, "16": 1, "32": 2, "L": 3, "64": 4}
 
 def wrapcmp_zero_first(pz, pa):
 	"""True when the constant 0 at pz stands before the operand a at pa."""
-	return (pz[0].line, int(pz[0].column)) < (pa[0].line, int(pa[0].column))
+	return (int(pz[0].line), int(pz[0].column)) < (int(pa[0].line), int(pa[0].column))
+
+def wrapcmp_from_macro(pc, *ps):
+	"""True when a token at one of ps lies outside the comparison at pc: spatch took it
+	from the body of a macro that the comparison uses (#define BEFORE < 0, then
+	(int)(a - b) BEFORE).  Its order there says nothing of the comparison's, and spatch
+	1.1.1 cannot delete it ("try to delete an expanded token")."""
+	lo = (int(pc[0].line), int(pc[0].column))
+	hi = (int(pc[0].line_end), int(pc[0].column_end))
+	return any(not lo <= (int(p[0].line), int(p[0].column)) <= hi for p in ps)
 
 def wrapcmp_difference(ca, cb):
 	"""Kind and width of a - b: "narrow" (promoted to int, cannot overflow), "signed",
@@ -571,6 +580,11 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 	helper = prefix + "_CMP_" + WRAPCMP_OP_SUFFIX[(op, right)]
 	shape = "0 %s a - b" % op if right else "a - b %s 0" % op
 	confidence, note = wrapcmp_confidence(pa, pb, a, b, False)
+	if wrapcmp_from_macro(pc, pa, pb, pz):
+		return None, ("WARNING: a - b compared with 0 through a macro on signed operands "
+			      "can overflow: use a %s_CMP_ helper%s; not rewritten: its operator "
+			      "or 0 comes from a macro, which spatch 1.1.1 cannot rewrite "
+			      "(confidence: %s)" % (prefix, note, confidence)), confidence
 	form = wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb)
 	why = wrapcmp_cannot_patch(pc, pa, pb)
 	return None if why else form, ("WARNING: %s on signed operands can overflow: use %s%s%s "
