@@ -7,6 +7,7 @@ import sys
 
 from .parallel import run_parallel
 from .rules import TAG, combined_rules
+from .sources import byte_order
 from .util import log
 
 SPATCH_OPTS = ["--no-includes", "--include-headers"]
@@ -120,6 +121,80 @@ def spatch_job(argv):
     os.execvp(words[1], words[1:])
 
 
+CANNOT_REWRITE = "spatch 1.1.1 cannot rewrite this file"
+CONFIDENCE_IN_MESSAGE = re.compile(r"\(confidence: (low|moderate|high)\)$")
+
+
+def read_jobs(sdir, snap, jobs, findings, parse_errors, failures):
+    """The findings, parse errors and failures that the jobs' spatch printed."""
+    for j in jobs:
+        with open(os.path.join(sdir, j + ".out"), errors="replace") as f:
+            for line in f:
+                if line.startswith(TAG + "\t"):
+                    c = line.rstrip("\n").split("\t")
+                    findings.append({"rule": c[1], "file": snap.rel(c[2]),
+                                     "line": int(c[3]), "col": int(c[4]),
+                                     "line_end": int(c[5]), "col_end": int(c[6]),
+                                     "message": c[7]})
+        with open(os.path.join(sdir, j + ".err"), errors="replace") as f:
+            current = None
+            for line in f:
+                if line.startswith("HANDLING: "):
+                    current = snap.rel(line[len("HANDLING: "):].strip())
+                m = re.match(r"\s*= error in (.*); set verbose_parsing", line)
+                if m and snap.rel(m.group(1)):
+                    parse_errors.add(snap.rel(m.group(1)))
+                # spatch goes on with the next file after an exception in a rule's python
+                # code, and exits 0: that file was not fully searched, so it failed
+                if current and SPATCH_ERROR.search(line):
+                    why = line.strip()
+                    if why.startswith("Error in Python script"):
+                        why = "a rule's python code raised an exception (%s)" % why
+                    failures.setdefault(current, why[:200])
+
+
+def spatch_reason(why, sid):
+    """What spatch said of the file with the copy's name sid, short: EXN:
+    Failure("000001.c: 7: try to delete an expanded token: <") in 000001.c is
+    "line 7: try to delete an expanded token: <"."""
+    m = re.search(r'Failure\("%s: (\d+): (.*)"\)' % re.escape(sid), why)
+    if m:
+        return "line %s: %s" % (m.group(1), m.group(2))
+    return why.replace(sid, "the file")
+
+
+def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unpatched):
+    """The files that failed in report and patch mode at once (alone, or with an error
+    spatch went on after), again in report mode only, each alone.  Where that succeeds
+    with no error, the file has not failed: its findings stand, each one that would be
+    rewritten saying "not rewritten: spatch 1.1.1 cannot rewrite this file (why)"
+    (unpatched[file] = why), and the run goes on.  Returns the jobs to read."""
+    retry = {}
+    for rel in sorted(failures, key=byte_order):
+        if rel not in snap.ids:
+            continue
+        sid = snap.ids[rel]
+        rid = "r%05d" % len(retry)
+        retry[rid] = (rel, spatch_reason(failures[rel], sid))
+        write_job(sdir, rid, snap.dir, argv(sid), [sid])
+    if not retry:
+        return []
+    log("%d file(s) failed in patch mode; trying them in report mode only" % len(retry))
+    ok = run_parallel(args, work, name + "-report-only", command, sorted(retry),
+                      {k: 1 for k in retry}, len(retry), name + ", report mode only",
+                      args.timeout + args.timeout_per_file * 4, 1)
+    done = []
+    for rid, (rel, why) in sorted(retry.items()):
+        errors = {}
+        if ok[rid]:
+            read_jobs(sdir, snap, [rid], [], set(), errors)
+        if ok[rid] and not errors:
+            del failures[rel]
+            unpatched[rel] = why
+            done.append(rid)
+    return done
+
+
 def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_OPTS,
                 name="report", patch=None, cache=None):
     """Run the rules each file needs, with the spatch options opts_of(file) gives; files
@@ -176,10 +251,10 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
         shards[sid], sp_of[sid], opts[sid] = fl, sp, o
     total = sum(len(fl) for fl in shards.values())
 
-    def argv(sid):
+    def argv(sid, patching=True):
         return ["spatch"] + SPATCH_PYTHON + ["--sp-file", sp_of[sid], "-D", "report"] + \
-            opts[sid] + (["-D", "patch"] + patch + PATCH_OUTPUT if patch else []) + \
-            ["--parse-error-msg"]
+            opts[sid] + (["-D", "patch"] + patch + PATCH_OUTPUT if patch and patching
+                         else []) + ["--parse-error-msg"]
     for sid, fl in shards.items():
         write_job(sdir, sid, snap.dir, argv(sid), fl)
     command = "%s %s --spatch-job %s {}" % (shlex.quote(sys.executable), shlex.quote(entry),
@@ -190,7 +265,7 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     ok = run_parallel(args, work, name, command, sorted(shards), weights, total,
                       name, timeout, 2) if shards else {}
     failed_shards = [s for s in sorted(shards) if not ok[s]]
-    failures = {}
+    failures, unpatched = {}, {}
     if failed_shards:
         single = {}
         for s in failed_shards:
@@ -210,30 +285,14 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     else:
         jobs = sorted(shards)
     ran = set()
-    for j in jobs:
-        with open(os.path.join(sdir, j + ".out"), errors="replace") as f:
-            for line in f:
-                if line.startswith(TAG + "\t"):
-                    c = line.rstrip("\n").split("\t")
-                    findings.append({"rule": c[1], "file": snap.rel(c[2]),
-                                     "line": int(c[3]), "col": int(c[4]),
-                                     "line_end": int(c[5]), "col_end": int(c[6]),
-                                     "message": c[7]})
-        with open(os.path.join(sdir, j + ".err"), errors="replace") as f:
-            current = None
-            for line in f:
-                if line.startswith("HANDLING: "):
-                    current = snap.rel(line[len("HANDLING: "):].strip())
-                m = re.match(r"\s*= error in (.*); set verbose_parsing", line)
-                if m and snap.rel(m.group(1)):
-                    parse_errors.add(snap.rel(m.group(1)))
-                # spatch goes on with the next file after an exception in a rule's python
-                # code, and exits 0: that file was not fully searched, so it failed
-                if current and SPATCH_ERROR.search(line):
-                    why = line.strip()
-                    if why.startswith("Error in Python script"):
-                        why = "a rule's python code raised an exception (%s)" % why
-                    failures.setdefault(current, why[:200])
+    read_jobs(sdir, snap, jobs, findings, parse_errors, failures)
+    if patch and failures:
+        shard_of = {f: s for s, fl in shards.items() for f in fl}
+        retried = report_only_retry(args, work, snap, sdir, name, command, failures,
+                                    lambda f: argv(shard_of[f], False), unpatched)
+        findings[:] = [f for f in findings if f["file"] not in unpatched]
+        parse_errors -= set(unpatched)
+        read_jobs(sdir, snap, retried, findings, parse_errors, failures)
     for j in jobs:
         with open(os.path.join(sdir, j + ".list")) as f:
             for sid in f.read().split():
@@ -242,6 +301,14 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
                 if patch and os.path.exists(path) and snap.rel(sid) not in failures:
                     with open(path, "rb") as r:
                         results[snap.rel(sid)] = r.read()
+    for rel, why in unpatched.items():
+        for f in findings:
+            if f["file"] == rel and "not rewritten" not in f["message"]:
+                m = CONFIDENCE_IN_MESSAGE.search(f["message"])
+                at = m.start() if m else len(f["message"])
+                f["message"] = "%s; not rewritten: %s (%s)%s" % (
+                    f["message"][:at].rstrip(), CANNOT_REWRITE, why,
+                    " " + m.group(0) if m else "")
     if cache is not None:
         mine = {}
         for f in findings:
