@@ -19,6 +19,7 @@ virtual context
 virtual org
 virtual report
 virtual noinclude
+virtual hosted
 
 @initialize:python@
 @@
@@ -341,9 +342,16 @@ wrapcmp_has_header = set()
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
-	if mode not in ("yes", "no"):
+	if mode not in ("yes", "no", "hosted"):
 		raise ValueError("-D include=%s: use yes or no" % mode)
-	wrapcmp_include_mode[0] = mode
+	if wrapcmp_include_mode[0] != "no":
+		wrapcmp_include_mode[0] = mode
+
+def wrapcmp_include_line():
+	"""The #include a patched file gets: -D hosted, for a C project that is not the
+	kernel, "wrapcmp.h" (include/wrapcmp.h of the wrapcmp project, on its -I path)."""
+	return '#include "wrapcmp.h"' if wrapcmp_include_mode[0] == "hosted" else \
+		"#include <linux/wrapcmp.h>"
 
 def wrapcmp_note_function(p):
 	f = p[0].file
@@ -358,7 +366,8 @@ def wrapcmp_include_anchor(f, placing=False):
 	if wrapcmp_include_mode[0] == "no" or placing and f not in wrapcmp_needs_header:
 		return None
 	incs = wrapcmp_includes.get(f, set())
-	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
+	lines = [l for l, linux in incs if linux and wrapcmp_include_mode[0] != "hosted"] or \
+		[l for l, linux in incs]
 	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
 		return None
 	return max(lines)
@@ -379,7 +388,7 @@ def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 				"parentheses, so the expression of a caller would group differently in the helper")
 	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
 	   wrapcmp_include_anchor(f) is None:
-		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
+		return "; not rewritten: no place for %s before the code" % wrapcmp_include_line()
 	return ""
 
 def wrapcmp_op(op):
@@ -616,6 +625,11 @@ def wrapcmp_ucast_decide(pa, pz, t, tf, op):
 @script:python depends on noinclude@
 @@
 wrapcmp_set_include_mode("no")
+
+// -D hosted: a C project, not the kernel: #include "wrapcmp.h"
+@script:python depends on hosted && !noinclude@
+@@
+wrapcmp_set_include_mode("hosted")
 
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wb_site_find finds the sites without

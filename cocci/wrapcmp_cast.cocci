@@ -5,13 +5,21 @@
 /// and where a and b are signed the subtraction can overflow, which is
 /// undefined.  U32_CMP_LT(a, b) gives the same answer in unsigned
 /// arithmetic only.  The width of the cast picks the helper.  A cast to
-/// long or to a 64-bit type is rewritten only when an operand is known
-/// to be that wide, since (s64)(u32 - u32) is never negative.  Sites
-/// whose operand types are unknown are reported, not rewritten.
+/// long or to a 64-bit type is rewritten when an operand is known to be
+/// that wide, and reported when both are known to be narrower, since
+/// (s64)(u32 - u32) is never negative.  Where spatch cannot see the
+/// operand types, a cast of 32 bits or less is still rewritten: the
+/// helper keeps the low bits as the cast does, and fails the build on a
+/// pointer or floating operand; a long or 64-bit cast then gets the
+/// _WIDE helper, which also fails the build when a - b is narrower.
+/// A site whose operator or 0 comes from a macro is reported only.
 ///
 // Confidence: High
 // Copyright: (C) 2026 The wrapcmp authors.
 // Comments: Pointer and floating differences are never matched.
+// Comments: -D hosted, for a C project that is not the kernel: the
+// Comments: rewritten file includes "wrapcmp.h" (a copy of wrapcmp's
+// Comments: include/wrapcmp.h) instead of <linux/wrapcmp.h>.
 // Options: --no-includes --include-headers
 // Prefilter: comparison
 
@@ -20,6 +28,7 @@ virtual context
 virtual org
 virtual report
 virtual noinclude
+virtual hosted
 
 @initialize:python@
 @@
@@ -342,9 +351,16 @@ wrapcmp_has_header = set()
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
-	if mode not in ("yes", "no"):
+	if mode not in ("yes", "no", "hosted"):
 		raise ValueError("-D include=%s: use yes or no" % mode)
-	wrapcmp_include_mode[0] = mode
+	if wrapcmp_include_mode[0] != "no":
+		wrapcmp_include_mode[0] = mode
+
+def wrapcmp_include_line():
+	"""The #include a patched file gets: -D hosted, for a C project that is not the
+	kernel, "wrapcmp.h" (include/wrapcmp.h of the wrapcmp project, on its -I path)."""
+	return '#include "wrapcmp.h"' if wrapcmp_include_mode[0] == "hosted" else \
+		"#include <linux/wrapcmp.h>"
 
 def wrapcmp_note_function(p):
 	f = p[0].file
@@ -359,7 +375,8 @@ def wrapcmp_include_anchor(f, placing=False):
 	if wrapcmp_include_mode[0] == "no" or placing and f not in wrapcmp_needs_header:
 		return None
 	incs = wrapcmp_includes.get(f, set())
-	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
+	lines = [l for l, linux in incs if linux and wrapcmp_include_mode[0] != "hosted"] or \
+		[l for l, linux in incs]
 	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
 		return None
 	return max(lines)
@@ -380,7 +397,7 @@ def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 				"parentheses, so the expression of a caller would group differently in the helper")
 	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
 	   wrapcmp_include_anchor(f) is None:
-		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
+		return "; not rewritten: no place for %s before the code" % wrapcmp_include_line()
 	return ""
 
 def wrapcmp_op(op):
@@ -629,6 +646,11 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 @@
 wrapcmp_set_include_mode("no")
 
+// -D hosted: a C project, not the kernel: #include "wrapcmp.h"
+@script:python depends on hosted && !noinclude@
+@@
+wrapcmp_set_include_mode("hosted")
+
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): wc_site_find finds the sites without
 // it, then wc_site binds the whole comparison E at the places found, in one
@@ -759,7 +781,11 @@ wrapcmp_note_type(pb, t)
 position p;
 @@
 
+(
 #include <linux/wrapcmp.h>@p
+|
+#include "wrapcmp.h"@p
+)
 
 @script:python@
 p << wc_has_include.p;
@@ -881,7 +907,7 @@ position pw : script:python(h) { str(h) == WRAPCMP_WHOLE };
 + ex
 )
 
-@depends on wc_fix && !wc_has_include && !noinclude@
+@depends on wc_fix && !wc_has_include && !noinclude && !hosted@
 position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 
@@ -894,4 +920,16 @@ position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].fil
 |
 #include "..."@p
 +#include <linux/wrapcmp.h>
+)
+
+@depends on wc_fix && !wc_has_include && !noinclude && hosted@
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
+@@
+
+(
+#include <...>@p
++#include "wrapcmp.h"
+|
+#include "..."@p
++#include "wrapcmp.h"
 )

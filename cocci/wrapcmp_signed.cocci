@@ -10,6 +10,9 @@
 // Confidence: Moderate
 // Copyright: (C) 2026 The wrapcmp authors.
 // Comments: Only sites whose operand types are known are matched.
+// Comments: -D hosted, for a C project that is not the kernel: the
+// Comments: rewritten file includes "wrapcmp.h" (a copy of wrapcmp's
+// Comments: include/wrapcmp.h) instead of <linux/wrapcmp.h>.
 // Options: --no-includes --include-headers
 // Prefilter: comparison
 
@@ -18,6 +21,7 @@ virtual context
 virtual org
 virtual report
 virtual noinclude
+virtual hosted
 
 @initialize:python@
 @@
@@ -340,9 +344,16 @@ wrapcmp_has_header = set()
 wrapcmp_include_mode = ["yes"]
 
 def wrapcmp_set_include_mode(mode):
-	if mode not in ("yes", "no"):
+	if mode not in ("yes", "no", "hosted"):
 		raise ValueError("-D include=%s: use yes or no" % mode)
-	wrapcmp_include_mode[0] = mode
+	if wrapcmp_include_mode[0] != "no":
+		wrapcmp_include_mode[0] = mode
+
+def wrapcmp_include_line():
+	"""The #include a patched file gets: -D hosted, for a C project that is not the
+	kernel, "wrapcmp.h" (include/wrapcmp.h of the wrapcmp project, on its -I path)."""
+	return '#include "wrapcmp.h"' if wrapcmp_include_mode[0] == "hosted" else \
+		"#include <linux/wrapcmp.h>"
 
 def wrapcmp_note_function(p):
 	f = p[0].file
@@ -357,7 +368,8 @@ def wrapcmp_include_anchor(f, placing=False):
 	if wrapcmp_include_mode[0] == "no" or placing and f not in wrapcmp_needs_header:
 		return None
 	incs = wrapcmp_includes.get(f, set())
-	lines = [l for l, linux in incs if linux] or [l for l, linux in incs]
+	lines = [l for l, linux in incs if linux and wrapcmp_include_mode[0] != "hosted"] or \
+		[l for l, linux in incs]
 	if not lines or max(lines) > wrapcmp_first_function.get(f, 1 << 30):
 		return None
 	return max(lines)
@@ -378,7 +390,7 @@ def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 				"parentheses, so the expression of a caller would group differently in the helper")
 	if wrapcmp_include_mode[0] != "no" and f not in wrapcmp_has_header and \
 	   wrapcmp_include_anchor(f) is None:
-		return "; not rewritten: no place for #include <linux/wrapcmp.h> before the code"
+		return "; not rewritten: no place for %s before the code" % wrapcmp_include_line()
 	return ""
 
 def wrapcmp_op(op):
@@ -596,6 +608,11 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 @@
 wrapcmp_set_include_mode("no")
 
+// -D hosted: a C project, not the kernel: #include "wrapcmp.h"
+@script:python depends on hosted && !noinclude@
+@@
+wrapcmp_set_include_mode("hosted")
+
 // spatch matches a conjunction with E@pc against every expression of a file,
 // which is slow (and slower with E@pc first): ws_site_find finds the sites without
 // it, then ws_site binds the whole comparison E at the places found, in one
@@ -678,7 +695,11 @@ wrapcmp_note_type(pb, t)
 position p;
 @@
 
+(
 #include <linux/wrapcmp.h>@p
+|
+#include "wrapcmp.h"@p
+)
 
 @script:python@
 p << ws_has_include.p;
@@ -798,7 +819,7 @@ position pw : script:python(h) { str(h) == WRAPCMP_WHOLE };
 + ex
 )
 
-@depends on ws_fix && !ws_has_include && !noinclude@
+@depends on ws_fix && !ws_has_include && !noinclude && !hosted@
 position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
 @@
 
@@ -811,4 +832,16 @@ position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].fil
 |
 #include "..."@p
 +#include <linux/wrapcmp.h>
+)
+
+@depends on ws_fix && !ws_has_include && !noinclude && hosted@
+position p : script:python() { int(p[0].line) == wrapcmp_include_anchor(p[0].file, True) };
+@@
+
+(
+#include <...>@p
++#include "wrapcmp.h"
+|
+#include "..."@p
++#include "wrapcmp.h"
 )
