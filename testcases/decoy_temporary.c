@@ -112,3 +112,20 @@ int used_on_other_path(int a, int b, int x)
 		return d;
 	return d < 0;
 }
+
+/* operands narrower than int: a - b is exact, and so is a wider d */
+int narrow_in_long(u16 a, u16 b)
+{
+	long d = a - b;
+
+	return d < 0;
+}
+
+int narrow_in_s64(u8 a, u8 b)
+{
+	s64 d = a - b;
+
+	if (d > 0)
+		return 1;
+	return 0;
+}

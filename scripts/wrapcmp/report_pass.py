@@ -6,7 +6,7 @@ import shlex
 import sys
 
 from .parallel import run_parallel
-from .rules import TAG, combined_rules
+from .rules import TAG, write_combined
 from .sources import byte_order
 from .util import log
 
@@ -196,7 +196,7 @@ def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unp
 
 
 def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_OPTS,
-                name="report", patch=None, cache=None):
+                name="report", patch=None, cache=None, key_of=None):
     """Run the rules each file needs, with the spatch options opts_of(file) gives; files
     that need the same rules and options share shards and one semantic patch joining
     those rules.  With patch (the options of patch mode, e.g. -D confidence=low), the
@@ -204,7 +204,9 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     snapshot as NAME.cocci_res (--out-place), the copy itself unchanged.  Returns
     (findings, parse_errors, failures, shards, {file: patched bytes}), with tree paths.
     With a cache (cache.py), a file whose key is there is not sent to spatch, and the
-    results of each file spatch handled without failing are stored."""
+    results of each file spatch handled without failing are stored.  key_of(file), when
+    given, stands for the options in the key: options that name scratch paths, which
+    differ in every run, need words that say what they mean instead."""
     sdir = os.path.join(work, name)
     os.mkdir(sdir)
     size = args.shard_size
@@ -220,10 +222,9 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     findings, parse_errors, results, keys = [], set(), {}, {}
     for names, o in sorted(by_rules):
         if names not in sps:
-            sps[names] = os.path.join(work, "%s-rules-%d.cocci" % (name, len(sps)))
-            texts[names] = combined_rules([r for r in rules if r["name"] in names])
-            with open(sps[names], "w") as f:
-                f.write(texts[names])
+            # in a folder of their own: the rules put theirs first on python's sys.path
+            sps[names] = os.path.join(work, "rules", "%s-rules-%d.cocci" % (name, len(sps)))
+            texts[names] = write_combined(sps[names], [r for r in rules if r["name"] in names])
         files = []
         for sid in by_rules[(names, o)]:
             rel = snap.rel(sid)
@@ -231,7 +232,7 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
                 files.append(sid)
                 continue
             keys[rel] = cache.key(snap.data(rel), rel.endswith(".h"), texts[names],
-                                  list(o) + (patch or []))
+                                  (key_of(rel) if key_of else list(o)) + (patch or []))
             hit = cache.get(keys[rel])
             if hit is None:
                 files.append(sid)

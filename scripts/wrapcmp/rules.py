@@ -10,6 +10,22 @@ PREFILTER_KINDS = {"comparison": "c", "temporary": "t"}
 TAG = "WRAPCMP-RUNNER"
 
 
+def read_modules(rules_dir, path, text):
+    """{file name: text} of the python modules that the rule at path imports from its own
+    folder: each `from NAME import *` line of its python (the wrapcmp rules take their
+    shared code, NAME.py, from beside the rule: cocci/wrapcmp_shared.py)."""
+    modules = {}
+    for name in re.findall(r"(?m)^from\s+(\w+)\s+import\s+\*", text):
+        module = os.path.join(rules_dir, name + ".py")
+        try:
+            with open(module, encoding="utf-8") as f:
+                modules[name + ".py"] = f.read()
+        except OSError as e:
+            raise Fatal("%s imports %s, which must lie beside it: cannot read %s: %s"
+                        % (path, name, module, e.strerror or e))
+    return modules
+
+
 def read_rules(rules_dir):
     rules = []
     try:
@@ -30,10 +46,30 @@ def read_rules(rules_dir):
             rules.append({"name": f[:-len(".cocci")], "path": path, "text": text,
                           "confidence": m.group(1) if m else "Unknown",
                           "rewrites": re.search(r"(?m)^[-+]", text) is not None,
-                          "kind": PREFILTER_KINDS[k.group(1)] if k else None})
+                          "kind": PREFILTER_KINDS[k.group(1)] if k else None,
+                          "modules": read_modules(rules_dir, path, text)})
     if not rules:
         raise Fatal("no .cocci rules in %s" % rules_dir)
     return rules
+
+
+def write_combined(path, rules):
+    """Write combined_rules(rules) to path and, beside it, the python modules the rules
+    import (the joined patch finds them as each rule does, in the folder of the running
+    semantic patch).  Returns what decides spatch's results, for the cache key: the joined
+    patch and the modules, by name."""
+    text = combined_rules(rules)
+    modules = {}
+    for r in rules:
+        modules.update(r.get("modules", {}))
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    for name in sorted(modules):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(modules[name])
+    return "\0".join([text] + ["%s\0%s" % (n, modules[n]) for n in sorted(modules)])
 
 
 def combined_rules(rules):
