@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Value tests for the helpers of <linux/wrapcmp.h>.
+ * Value tests for the helpers of <linux/wrapcmp.h> and of the hosted
+ * include/wrapcmp.h.
  *
  * The header is not included here: tests/check-helpers passes it with
  * -include, so that a mutated copy of it can be tested as well.
@@ -17,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef _LINUX_WRAPCMP_H
+#if !defined(_LINUX_WRAPCMP_H) && !defined(WRAPCMP_H)
 #error "compile with -include <path of wrapcmp.h>"
 #endif
 

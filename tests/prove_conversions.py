@@ -55,8 +55,8 @@ signed N-bit types):
      a - b to overflow), except the pairs whose operands are both narrower
      than int: their a - b is exact in int, so the identity holds for them
      too, and the program checks that they are exactly those pairs.  The
-     header's __WRAPCMP_CALL_WIDE condition sizeof((a) - (b)) >= bytes
-     (8, sizeof(long)) is checked to hold exactly when the common type is at
+     _WIDE forms' condition sizeof((a) - (b)) >= bytes (8, sizeof(long)),
+     read from their expansion, is checked to hold exactly when the common type is at
      least N bits (so it refuses every pair with a counterexample, and the
      exact-anyway pairs as well), in the model and by compiling
      U64/ULONG_CMP_LT_WIDE on every pair with both compilers.
@@ -223,7 +223,8 @@ def any_of(conds):
 # ---------------------------------------------------------------- helpers
 
 def load_helpers():
-    """{model: {family: (param CType, N, ops)}} from the header's text (kernel branch)."""
+    """{model: {family: (param CType, N, ops)}}, {model: {name: prove_helpers.Macro}} and the
+    header's path: the header's __KERNEL__ branch (include/wrapcmp.h: its checked one)."""
     hdr = os.environ.get("WRAPCMP_HEADER", "include/linux/wrapcmp.h")
     path = hdr if os.path.isabs(hdr) else os.path.join(ROOT, hdr)
     try:
@@ -232,15 +233,15 @@ def load_helpers():
     except OSError as e:
         report(False, "helpers", "cannot read %s: %s" % (path, e))
         return None, None, None
-    out = {}
+    out, macros = {}, {}
     for model in MODELS:
         try:
-            fams, _ = ph.load(text, True, model, ["gcc", "-nostdinc"])
+            fams, macros[model] = ph.load(text, ph.main_branch(text, model))
         except ph.ParseError as e:
             report(False, "helpers/%s" % model, "cannot parse %s: %s" % (path, e))
             return None, None, None
         out[model] = {x: (pt, n, ops) for x, pt, n, ops in fams}
-    return out, text, path
+    return out, macros, path
 
 
 def helper_truth(helpers, model, fam, op, args):
@@ -365,48 +366,28 @@ def part1(helpers):
                        if not bad else "differs: %s" % "; ".join(bad[:3]))
 
 
-def wide_condition(text):
-    """(condition on sizeof((a) - (b)), {family: bytes text}) read from the header."""
-    h = ph.parse_header(text, True)
-    wide = h["macros"].get("__WRAPCMP_CALL_WIDE")
-    if not wide:
-        raise ph.ParseError("no __WRAPCMP_CALL_WIDE")
-    params, body = wide
-    flat = body.replace(" ", "").replace("\t", "")
-    m = re.search(r"sizeof\(\(%s\)-\(%s\)\)>=\(%s\)" % (params[1], params[2], params[3]), flat)
-    if not m or params[:4] != ["f", "a", "b", "bytes"]:
-        raise ph.ParseError("__WRAPCMP_CALL_WIDE does not assert sizeof((a) - (b)) >= (bytes): %s"
-                            % " ".join(body.split()))
+def wide_condition(macros, model):
+    """{family: bytes}: what the header's U64_CMP_*_WIDE and ULONG_CMP_*_WIDE check
+    sizeof((a) - (b)) against, read from their expansions (prove_helpers.analyse_macro)."""
     out = {}
     for fam in ("U64", "ULONG"):
         for op in OPS:
-            d = h["macros"].get("%s_CMP_%s_WIDE" % (fam, op))
-            if not d:
-                raise ph.ParseError("no %s_CMP_%s_WIDE" % (fam, op))
-            mm = re.match(r"__WRAPCMP_CALL_WIDE\(\s*%s_CMP_%s\s*,\s*a\s*,\s*b\s*,\s*([^,]+?)\s*,"
-                          % (fam, op), " ".join(d[1].split()))
-            if not mm:
-                raise ph.ParseError("%s_CMP_%s_WIDE is %s" % (fam, op, d[1]))
-            if out.setdefault(fam, mm.group(1)) != mm.group(1):
+            m = macros[model].get("%s_CMP_%s_WIDE" % (fam, op))
+            if m is None or m.wide_bytes is None:
+                raise ph.ParseError("%s_CMP_%s_WIDE does not assert sizeof((a) - (b)) >= bytes"
+                                    % (fam, op))
+            if out.setdefault(fam, m.wide_bytes) != m.wide_bytes:
                 raise ph.ParseError("%s _WIDE forms disagree on bytes" % fam)
     return out
 
 
-def bytes_value(model, text):
-    if text == "8":
-        return 8
-    if text == "sizeof(long)":
-        return ph.MODELS[model]["long"] // 8
-    raise ph.ParseError("bytes %r not understood" % text)
-
-
-def part2(helpers, htext, compiled):
-    try:
-        wbytes = wide_condition(htext) if htext else None
-    except ph.ParseError as e:
-        report(False, "wide/header", str(e))
-        wbytes = None
+def part2(helpers, hmacros, compiled):
     for model in MODELS:
+        try:
+            wbytes = wide_condition(hmacros, model) if hmacros else None
+        except ph.ParseError as e:
+            report(False, "wide/header/%s" % model, str(e))
+            wbytes = None
         for label, fam in (("s64", "U64"), ("long", "ULONG")):
             n = cast_width(model, label)
             _, sc, uc, _ = CASTS[label]
@@ -467,7 +448,7 @@ def part2(helpers, htext, compiled):
                        if not hb else "differs: %s" % "; ".join(hb[:3]))
             proved_set = {(a, b) for a, b, _ in proved}
             if wbytes:
-                bts = bytes_value(model, wbytes[fam])
+                bts = wbytes[fam]
                 accepted = set()
                 for a_t, b_t in PAIRS:
                     e2 = Env(model, {"a": ctype(model, a_t), "b": ctype(model, b_t)})
@@ -475,10 +456,10 @@ def part2(helpers, htext, compiled):
                         accepted.add((a_t, b_t))
                 diff = sorted(accepted ^ proved_set)
                 report(not diff, "wide-sizeof/%s/%s_CMP_*_WIDE" % (model, fam),
-                       "the header's sizeof((a) - (b)) >= %s (%d on %s) holds for exactly the %d "
+                       "the header's sizeof((a) - (b)) >= %d (on %s) holds for exactly the %d "
                        "pairs whose a - b is at least %d bits, the condition proved above; it "
                        "refuses the %d others (%d needed, %d exact anyway)"
-                       % (wbytes[fam], bts, MODEL_NAME[model], len(accepted), n,
+                       % (bts, MODEL_NAME[model], len(accepted), n,
                           len(PAIRS) - len(accepted), len(needed), len(exact_anyway))
                        if not diff else "condition and proof disagree on %s" % diff[:5])
             if compiled.get(model) is not None:
@@ -1020,11 +1001,11 @@ def part4(helpers):
 
 def main():
     start = time.time()
-    helpers, htext, hpath = load_helpers()
+    helpers, hmacros, hpath = load_helpers()
     compiled = compile_probes(hpath) if hpath else {}
     try:
         part1(helpers)
-        part2(helpers, htext, compiled)
+        part2(helpers, hmacros, compiled)
         part3(helpers)
         part4(helpers)
     except RuntimeError as e:

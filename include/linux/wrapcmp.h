@@ -17,6 +17,12 @@
  * GT is not LT with its arguments swapped: at d == MAX / 2 + 1 both (sN)(a - b)
  * and (sN)(b - a) are negative.
  *
+ * The wrap is the point here, so the integer sanitizers must not see one
+ * (clang's -fsanitize=integer,implicit-conversion, CONFIG_UBSAN_INTEGER_WRAP):
+ * each argument is converted to uN by an explicit cast, and d and d - 1 are
+ * __builtin_sub_overflow() into a uN, which wraps and is not instrumented.
+ * The code generated is the same as for (a - b) and (d - 1).
+ *
  * U64_CMP_OP_WIDE(a, b) and ULONG_CMP_OP_WIDE(a, b) are U64_CMP_OP(a, b) and
  * ULONG_CMP_OP(a, b) for code that was (s64)(a - b) OP 0 or (long)(a - b) OP 0:
  * they also check at build time that a - b is at least that wide.  Where it is
@@ -49,6 +55,8 @@
 #define __WRAPCMP_U32_MAX	UINT32_MAX
 #define __WRAPCMP_U64_MAX	UINT64_MAX
 #endif
+#define __WRAPCMP_UINT		unsigned int
+#define __WRAPCMP_ULONG		unsigned long
 
 /*
  * <linux/rcupdate.h> had macros of two of these names that subtract in the
@@ -58,29 +66,36 @@
 #undef ULONG_CMP_LT
 
 #define __WRAPCMP_FAMILY(X, T, MAX)					\
+static inline T __##X##_WRAP_SUB(T a, T b)				\
+{									\
+	T d;								\
+									\
+	__builtin_sub_overflow(a, b, &d);				\
+	return d;							\
+}									\
 static inline int __##X##_CMP_LT(T a, T b)				\
 {									\
-	return (T)(a - b) > MAX / 2;					\
+	return __##X##_WRAP_SUB(a, b) > MAX / 2;			\
 }									\
 static inline int __##X##_CMP_GE(T a, T b)				\
 {									\
-	return (T)(a - b) <= MAX / 2;					\
+	return __##X##_WRAP_SUB(a, b) <= MAX / 2;			\
 }									\
 static inline int __##X##_CMP_GT(T a, T b)				\
 {									\
-	return (T)((T)(a - b) - 1) < MAX / 2;				\
+	return __##X##_WRAP_SUB(__##X##_WRAP_SUB(a, b), 1) < MAX / 2;	\
 }									\
 static inline int __##X##_CMP_LE(T a, T b)				\
 {									\
-	return (T)((T)(a - b) - 1) >= MAX / 2;				\
+	return __##X##_WRAP_SUB(__##X##_WRAP_SUB(a, b), 1) >= MAX / 2;	\
 }
 
 __WRAPCMP_FAMILY(U8, __WRAPCMP_U8, __WRAPCMP_U8_MAX)
 __WRAPCMP_FAMILY(U16, __WRAPCMP_U16, __WRAPCMP_U16_MAX)
 __WRAPCMP_FAMILY(U32, __WRAPCMP_U32, __WRAPCMP_U32_MAX)
 __WRAPCMP_FAMILY(U64, __WRAPCMP_U64, __WRAPCMP_U64_MAX)
-__WRAPCMP_FAMILY(UINT, unsigned int, UINT_MAX)
-__WRAPCMP_FAMILY(ULONG, unsigned long, ULONG_MAX)
+__WRAPCMP_FAMILY(UINT, __WRAPCMP_UINT, UINT_MAX)
+__WRAPCMP_FAMILY(ULONG, __WRAPCMP_ULONG, ULONG_MAX)
 
 #undef __WRAPCMP_FAMILY
 
@@ -88,55 +103,62 @@ __WRAPCMP_FAMILY(ULONG, unsigned long, ULONG_MAX)
  * Build-time checks.  They do not evaluate their arguments.
  * __builtin_classify_type() (gcc, clang) is 1 to 4 for the integer, char,
  * enum and bool types, 5 for a pointer or an array, 8 for a floating type.
+ * __WRAPCMP_CALL(X, OP, a, b) calls __X_CMP_OP() with a and b cast to
+ * __WRAPCMP_X; _WIDE also checks that a - b is at least as wide.  X and OP
+ * are only pasted, so a macro of such a name (U32, LT) changes nothing.
  */
 #define __WRAPCMP_ASSERT(cond, msg)					\
 	((void)sizeof(struct { _Static_assert(cond, msg); int __wrapcmp; }))
 #define __WRAPCMP_IS_INT(x)						\
 	(__builtin_classify_type(x) >= 1 && __builtin_classify_type(x) <= 4)
-#define __WRAPCMP_CALL(f, a, b)						\
+#define __WRAPCMP_CALL(X, OP, a, b)					\
+	__WRAPCMP_CHECK(X##_CMP_##OP, __WRAPCMP_##X, a, b)
+#define __WRAPCMP_CALL_WIDE(X, OP, a, b, what)				\
+	__WRAPCMP_CHECK_WIDE(X##_CMP_##OP, __WRAPCMP_##X, a, b, what)
+#define __WRAPCMP_CHECK(f, T, a, b)					\
 	(__WRAPCMP_ASSERT(__WRAPCMP_IS_INT(a) && __WRAPCMP_IS_INT(b),	\
 			  #f "(): an argument is not an integer "	\
 			  "(a pointer or floating value)"),		\
-	 __##f(a, b))
-#define __WRAPCMP_CALL_WIDE(f, a, b, bytes, what)			\
-	(__WRAPCMP_ASSERT(sizeof((a) - (b)) >= (bytes),			\
+	 __##f((T)(a), (T)(b)))
+#define __WRAPCMP_CHECK_WIDE(f, T, a, b, what)				\
+	(__WRAPCMP_ASSERT(sizeof((a) - (b)) >= sizeof(T),		\
 			  #f "_WIDE(): a - b is narrower than " what	\
 			  ", so the (" what ")(a - b) it replaces "	\
 			  "does not wrap where this helper does"),	\
-	 __WRAPCMP_CALL(f, a, b))
+	 __WRAPCMP_CHECK(f, T, a, b))
 
-#define U8_CMP_LT(a, b)		__WRAPCMP_CALL(U8_CMP_LT, a, b)
-#define U8_CMP_LE(a, b)		__WRAPCMP_CALL(U8_CMP_LE, a, b)
-#define U8_CMP_GT(a, b)		__WRAPCMP_CALL(U8_CMP_GT, a, b)
-#define U8_CMP_GE(a, b)		__WRAPCMP_CALL(U8_CMP_GE, a, b)
-#define U16_CMP_LT(a, b)	__WRAPCMP_CALL(U16_CMP_LT, a, b)
-#define U16_CMP_LE(a, b)	__WRAPCMP_CALL(U16_CMP_LE, a, b)
-#define U16_CMP_GT(a, b)	__WRAPCMP_CALL(U16_CMP_GT, a, b)
-#define U16_CMP_GE(a, b)	__WRAPCMP_CALL(U16_CMP_GE, a, b)
-#define U32_CMP_LT(a, b)	__WRAPCMP_CALL(U32_CMP_LT, a, b)
-#define U32_CMP_LE(a, b)	__WRAPCMP_CALL(U32_CMP_LE, a, b)
-#define U32_CMP_GT(a, b)	__WRAPCMP_CALL(U32_CMP_GT, a, b)
-#define U32_CMP_GE(a, b)	__WRAPCMP_CALL(U32_CMP_GE, a, b)
-#define U64_CMP_LT(a, b)	__WRAPCMP_CALL(U64_CMP_LT, a, b)
-#define U64_CMP_LE(a, b)	__WRAPCMP_CALL(U64_CMP_LE, a, b)
-#define U64_CMP_GT(a, b)	__WRAPCMP_CALL(U64_CMP_GT, a, b)
-#define U64_CMP_GE(a, b)	__WRAPCMP_CALL(U64_CMP_GE, a, b)
-#define UINT_CMP_LT(a, b)	__WRAPCMP_CALL(UINT_CMP_LT, a, b)
-#define UINT_CMP_LE(a, b)	__WRAPCMP_CALL(UINT_CMP_LE, a, b)
-#define UINT_CMP_GT(a, b)	__WRAPCMP_CALL(UINT_CMP_GT, a, b)
-#define UINT_CMP_GE(a, b)	__WRAPCMP_CALL(UINT_CMP_GE, a, b)
-#define ULONG_CMP_LT(a, b)	__WRAPCMP_CALL(ULONG_CMP_LT, a, b)
-#define ULONG_CMP_LE(a, b)	__WRAPCMP_CALL(ULONG_CMP_LE, a, b)
-#define ULONG_CMP_GT(a, b)	__WRAPCMP_CALL(ULONG_CMP_GT, a, b)
-#define ULONG_CMP_GE(a, b)	__WRAPCMP_CALL(ULONG_CMP_GE, a, b)
+#define U8_CMP_LT(a, b)		__WRAPCMP_CALL(U8, LT, a, b)
+#define U8_CMP_LE(a, b)		__WRAPCMP_CALL(U8, LE, a, b)
+#define U8_CMP_GT(a, b)		__WRAPCMP_CALL(U8, GT, a, b)
+#define U8_CMP_GE(a, b)		__WRAPCMP_CALL(U8, GE, a, b)
+#define U16_CMP_LT(a, b)	__WRAPCMP_CALL(U16, LT, a, b)
+#define U16_CMP_LE(a, b)	__WRAPCMP_CALL(U16, LE, a, b)
+#define U16_CMP_GT(a, b)	__WRAPCMP_CALL(U16, GT, a, b)
+#define U16_CMP_GE(a, b)	__WRAPCMP_CALL(U16, GE, a, b)
+#define U32_CMP_LT(a, b)	__WRAPCMP_CALL(U32, LT, a, b)
+#define U32_CMP_LE(a, b)	__WRAPCMP_CALL(U32, LE, a, b)
+#define U32_CMP_GT(a, b)	__WRAPCMP_CALL(U32, GT, a, b)
+#define U32_CMP_GE(a, b)	__WRAPCMP_CALL(U32, GE, a, b)
+#define U64_CMP_LT(a, b)	__WRAPCMP_CALL(U64, LT, a, b)
+#define U64_CMP_LE(a, b)	__WRAPCMP_CALL(U64, LE, a, b)
+#define U64_CMP_GT(a, b)	__WRAPCMP_CALL(U64, GT, a, b)
+#define U64_CMP_GE(a, b)	__WRAPCMP_CALL(U64, GE, a, b)
+#define UINT_CMP_LT(a, b)	__WRAPCMP_CALL(UINT, LT, a, b)
+#define UINT_CMP_LE(a, b)	__WRAPCMP_CALL(UINT, LE, a, b)
+#define UINT_CMP_GT(a, b)	__WRAPCMP_CALL(UINT, GT, a, b)
+#define UINT_CMP_GE(a, b)	__WRAPCMP_CALL(UINT, GE, a, b)
+#define ULONG_CMP_LT(a, b)	__WRAPCMP_CALL(ULONG, LT, a, b)
+#define ULONG_CMP_LE(a, b)	__WRAPCMP_CALL(ULONG, LE, a, b)
+#define ULONG_CMP_GT(a, b)	__WRAPCMP_CALL(ULONG, GT, a, b)
+#define ULONG_CMP_GE(a, b)	__WRAPCMP_CALL(ULONG, GE, a, b)
 
-#define U64_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_LT, a, b, 8, "s64")
-#define U64_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_LE, a, b, 8, "s64")
-#define U64_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_GT, a, b, 8, "s64")
-#define U64_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64_CMP_GE, a, b, 8, "s64")
-#define ULONG_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_LT, a, b, sizeof(long), "long")
-#define ULONG_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_LE, a, b, sizeof(long), "long")
-#define ULONG_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_GT, a, b, sizeof(long), "long")
-#define ULONG_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG_CMP_GE, a, b, sizeof(long), "long")
+#define U64_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, LT, a, b, "s64")
+#define U64_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, LE, a, b, "s64")
+#define U64_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, GT, a, b, "s64")
+#define U64_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, GE, a, b, "s64")
+#define ULONG_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG, LT, a, b, "long")
+#define ULONG_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG, LE, a, b, "long")
+#define ULONG_CMP_GT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG, GT, a, b, "long")
+#define ULONG_CMP_GE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(ULONG, GE, a, b, "long")
 
 #endif /* _LINUX_WRAPCMP_H */
