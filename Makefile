@@ -3,12 +3,12 @@
 # Debian packages the suite needs: spatch with Python, z3 for the proofs, the
 # cross compilers for the codegen table, GNU parallel for the runner and the
 # pinned kernel source with its build dependencies for the tree-wide run and the
-# kernel build of the header.
+# kernel build of the header, bear and cmake for the test project of tests/check-hosted.
 DEPS := coccinelle python3-z3 parallel gcc clang make \
 	gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu \
 	libubsan1 linux-source-6.1 xz-utils patch git \
 	flex bison bc libelf-dev libssl-dev \
-	python3-jsonschema python3-rfc3987 nodejs
+	python3-jsonschema python3-rfc3987 nodejs bear cmake
 
 .PHONY: all check install-deps bench-codegen run help
 

@@ -29,6 +29,11 @@
 # ALLOW_PARSE_FAILURES=1 (exit 0 although spatch failed on some file), HOSTS=file (GNU parallel
 # --sshloginfile: spread the shards over these ssh hosts; the tree, this repository and the
 # scratch folder WORKDIR must be at the same paths on every host, e.g. on NFS).
+# A C project that is not a kernel tree (README "On your own C project"): HOSTED=yes|no
+# (default: a kernel tree has Kbuild, Kconfig and include/linux/ at its top), HEADER=
+# (where the project's wrapcmp.h goes; default printed), COMPILE_COMMANDS= (default:
+# compile_commands.json at the top of TREE or in its build/).  EVIDENCE=yes: compiler
+# evidence per finding (scripts/wrapcmp/evidence.py; off by default).
 
 WRAPCMP_DEFAULT_TREE := /var/cache/wrapcmp/linux-source-6.1
 TREE ?= $(WRAPCMP_DEFAULT_TREE)
@@ -38,6 +43,10 @@ APPLY ?=
 CONFIDENCE ?= low
 ALLOW_PARSE_FAILURES ?=
 HOSTS ?=
+HOSTED ?=
+HEADER ?=
+COMPILE_COMMANDS ?=
+EVIDENCE ?=
 KDIR ?=
 BENCH_DIRS ?= drivers/net fs
 EXHAUSTIVE_OUT ?= $(OUT)-exhaustive
@@ -47,7 +56,9 @@ FAST_OUT ?= $(OUT)-fast
 TREE_CHECK_OUT ?= $(OUT)-tree-check
 
 WRAPCMP_RUN = TREE='$(TREE)' JOBS='$(JOBS)' APPLY='$(APPLY)' CONFIDENCE='$(CONFIDENCE)' \
-	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' scripts/wrapcmp-run
+	ALLOW_PARSE_FAILURES='$(ALLOW_PARSE_FAILURES)' HOSTS='$(HOSTS)' \
+	HOSTED='$(HOSTED)' HEADER='$(HEADER)' COMPILE_COMMANDS='$(COMPILE_COMMANDS)' \
+	EVIDENCE='$(EVIDENCE)' scripts/wrapcmp-run
 
 .PHONY: run tree-check tree-exhaustive tree-compare bench bench-cache bench-cold coccicheck-install \
 	kernel-tree check-patch

@@ -1,8 +1,9 @@
 /*
  * prefilter: print the names of the files in which a wrapcmp rule could match.
  *
- * Usage: prefilter [-v|-k] [-0] < list-of-paths   (one path a line; output keeps input order)
- *        prefilter [-v|-k] FILE...
+ * Usage: prefilter [-v|-k] [-0] [-t] < list-of-paths   (one path a line; output
+ *        keeps input order)
+ *        prefilter [-v|-k] [-t] FILE...
  * -0 reads NUL-terminated paths and ends each output field with a NUL instead of a
  *    tab or a newline, so that any file name passes through (scripts/wrapcmp-run).
  * -v also prints, for each passing file, the line of the first candidate site.
@@ -11,6 +12,8 @@
  *    says "// Prefilter: comparison"), 't' for a difference kept in a variable
  *    (item 5: "// Prefilter: temporary").  scripts/wrapcmp-run sends each file only
  *    to the rules of its kinds.
+ * -t counts every operand as typable (item 6): the runner reads the headers of
+ *    every file, from a C project's compile commands.
  *
  * Every wrapcmp rule but wrapcmp_temporary.cocci (items 5, 6) matches a comparison  X OP Z  or  Z OP X  where OP is one of
  * < <= > >=, Z is the literal 0 and X is a subtraction A - B, possibly in a cast
@@ -444,6 +447,11 @@ static int constant_run(size_t a, size_t b)
  * bracketed comparison candidate is scanned for plain ones and for temporaries.
  */
 static int strict_operands;
+/*
+ * -t: the runner reads headers for every file (a project's compile commands), so
+ * item 6's test of operands typable without headers is not made.
+ */
+static int headers_read;
 static size_t file_ntoks;	/* all tokens of the file: main stream, then #define bodies */
 
 /* is toks[i] the first token of a #define body (the macro's name) */
@@ -1079,7 +1087,7 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 	line_cast = scan_stream(main_start, nm, 2);
 	for (size_t d = 0; d < ndstreams && !line_cast; d += 2)
 		line_cast = scan_stream(dstreams[d], dstreams[d + 1], 2);
-	strict_operands = !line_cast;
+	strict_operands = !line_cast && !headers_read;
 	*first_line = scan_stream(main_start, nm, 1);
 	strict_operands = 0;
 	for (size_t d = 0; d < ndstreams && !*first_line; d += 2)
@@ -1088,7 +1096,7 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 		*first_line = line_cast;
 	if (*first_line)
 		kinds |= K_COMPARISON;
-	strict_operands = !line_cast;
+	strict_operands = !line_cast && !headers_read;
 	line_t = scan_temporaries(main_start, nm);
 	strict_operands = 0;
 	for (size_t d = 0; d < ndstreams && !line_t; d += 2)
@@ -1246,6 +1254,8 @@ int main(int argc, char **argv)
 			mode = OUT_KINDS;
 		else if (argv[i][1] == '0')
 			delim = sep = eol = 0;
+		else if (argv[i][1] == 't')
+			headers_read = 1;
 		else
 			break;
 	}

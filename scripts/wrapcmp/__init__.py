@@ -6,7 +6,8 @@ One module a job; the commands in scripts/ are thin entry points:
                                report.sarif, wrapcmp.diff, summary.txt)
   scripts/macro-scan           macro_scan.py: the idiom inside #define bodies
   scripts/wrapcmp-check-patch  check_patch.py: does a patch add the idiom?
-  scripts/wrapcmp-sarif        sarif.py: report.json as SARIF 2.1.0
+  scripts/wrapcmp-sarif        sarif.py: report.json as SARIF 2.1.0 (sarif_subset.py: what
+                               GitHub and GitLab code scanning read of it)
   scripts/sarif-schema-fetch   sarif_schema.py: the SARIF schema for the validator
   scripts/wrapcmp-series       series.py: the per-subsystem patch series
   scripts/series-buildcheck    buildcheck.py: the series built before and after
@@ -17,11 +18,15 @@ Modules of the runner, in the order a run uses them:
 
   util.py        errors, logging, the repository's root, atomic file writes
   sources.py     the tree's .c/.h files, the default tree, the snapshot under generated names
+  project.py     kernel tree or C project; a project's header and include spellings
+  compile_commands.py  a project's compile_commands.json, as options for spatch
+  typedefs.py    the typedefs of the headers a project's file includes, for the rules
   rules.py       the rules of cocci/ and their joined form for one parse per file
   prefilter.py   scripts/prefilter.c, built on first use
   cache.py       the result cache: per-file results keyed by all that decides them
   parallel.py    GNU parallel with a job log, retries, timeouts and progress
   report_pass.py spatch in report and patch mode at once over the snapshot
+  include_mirror.py  the tree's folders for spatch's -I under generated names
   diffs.py       the unified diff, line ends kept
   includes.py    #include <linux/wrapcmp.h>, placed where spatch 1.1.1 cannot
   outputs.py     the output files, the consistency check, the OUT lock

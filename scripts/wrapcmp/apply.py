@@ -15,7 +15,10 @@ def apply_diff(tree, diff_path, touched):
                     % (tree, check.stdout + check.stderr))
     backup = tempfile.mkdtemp(prefix="wrapcmp-apply-")
     try:
+        added = [rel for rel in touched if not os.path.lexists(os.path.join(tree, rel))]
         for rel in touched:
+            if rel in added:	# a file the diff adds (a project's header)
+                continue
             dst = os.path.join(backup, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(tree, rel), dst)
@@ -29,7 +32,11 @@ def apply_diff(tree, diff_path, touched):
         finally:
             if not done:
                 for rel in touched:
-                    shutil.copy2(os.path.join(backup, rel), os.path.join(tree, rel))
+                    if rel in added:
+                        if os.path.lexists(os.path.join(tree, rel)):
+                            os.unlink(os.path.join(tree, rel))
+                    else:
+                        shutil.copy2(os.path.join(backup, rel), os.path.join(tree, rel))
                 log("the tree was restored to its state before --apply")
     finally:
         shutil.rmtree(backup, ignore_errors=True)

@@ -8,7 +8,8 @@ results/ab/KEY.json   what spatch said of one file in the one parse a file gets 
                       the #define scanner's findings.  KEY is the SHA-256 of everything
                       that decides them: the file's bytes; whether it is a .c or a .h
                       (spatch treats them differently); the text of the rules it is sent
-                      to, joined as the runner joins them; spatch's version and the
+                      to, joined as the runner joins them, and of the python modules they
+                      import (cocci/wrapcmp_shared.py); spatch's version and the
                       python it runs the rules in (--python); the spatch options (patch
                       confidence, -D noinclude, -D existing, the fast pass's include
                       options); and this format's version.  Nothing
@@ -151,3 +152,17 @@ class Cache:
 def stat_key(path):
     st = os.stat(path)
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def tree_digest(tree, files):
+    """One digest of the size, times and inode of every file given (the tree's .c and .h
+    files): a typed pass reads headers the file names, so its cache key holds the state
+    of all of them; any change to any of them is a new key."""
+    h = hashlib.sha256()
+    for rel in files:
+        try:
+            st = stat_key(os.path.join(tree, rel))
+        except OSError:
+            st = None
+        h.update(("%s\0%r\0" % (rel, st)).encode("utf-8", "surrogateescape"))
+    return h.hexdigest()

@@ -46,6 +46,7 @@ import tempfile
 import time
 
 from .includes import add_helper_include, uses_more_helpers
+from .project import ANY_HELPER_INCLUDE
 from .macro_scan import blank
 from .patchfile import Patch, PatchError, check_name, parse_patch, read_patches, split_lines
 from .sources import diff_label, report_name
@@ -59,7 +60,8 @@ SEVERITY = re.compile(r"^(WARNING|ERROR|CHECK|INFO): ")
 # wrapcmp-run settings a caller's environment must not change here: the scratch tree is
 # not the tree (APPLY, TYPES, HOSTS), and the rest is given on the command line
 RUNNER_ENV_DROP = ("TREE", "OUT", "PATHS", "APPLY", "CONFIDENCE", "REPORT_ONLY_DIRS",
-                   "HOSTS", "TYPES", "WORKDIR", "ALLOW_PARSE_FAILURES")
+                   "HOSTS", "TYPES", "WORKDIR", "ALLOW_PARSE_FAILURES", "HOSTED", "HEADER",
+                   "COMPILE_COMMANDS")
 
 
 def git_env():
@@ -408,7 +410,25 @@ def gate(scratch, final, files, added):
 
 # ------------------------------------------------------------------ running the rules
 
-def run_rules(tree, stree, scratch, files, confidence, verbose):
+def project_of(tree):
+    """Hosted() for a project (HOSTED=, HEADER= as for wrapcmp-run), None for a kernel
+    tree.  The project's compile commands only choose the default HEADER here: the
+    scratch tree has the patched files, not the headers their flags reach."""
+    from argparse import Namespace
+    from .project import Hosted, default_header, hosted_choice
+    from .run import load_commands
+    if not hosted_choice(os.environ.get("HOSTED", ""), tree):
+        return None
+    header = os.environ.get("HEADER")
+    if header:
+        why = "HEADER="
+    else:
+        header, why = default_header(tree, load_commands(
+            Namespace(compile_commands=os.environ.get("COMPILE_COMMANDS")), tree))
+    return Hosted(tree, header, why)
+
+
+def run_rules(tree, stree, scratch, files, confidence, verbose, project):
     """wrapcmp-run on the scratch tree's copies of files; its report.json and the
     wrapcmp.diff (bytes)."""
     from argparse import Namespace
@@ -421,6 +441,8 @@ def run_rules(tree, stree, scratch, files, confidence, verbose):
     argv = [sys.executable, RUNNER, "--tree", stree, "--out", out, "--workdir", work,
             "--confidence", confidence, "--types", "off", "--shard-size", "1",
             "--report-only-dirs", " ".join(d.rstrip("/") for d in dirs),
+            "--hosted", "yes" if project else "no"] + \
+        (["--header", project.header] if project else []) + [
             "--paths"] + ["./" + f for f in files]
     env = {k: v for k, v in os.environ.items() if k not in RUNNER_ENV_DROP}
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -558,7 +580,7 @@ def choose_groups(groups, rewritten, flagged):
     return keep, tangled
 
 
-def fixed_states(series, wdiff_files, report_by_file, flagged):
+def fixed_states(series, wdiff_files, report_by_file, flagged, project=None):
     """states'[k] for every k: the states with the kept groups applied where their lines
     are, and the include where a rewrite needs it.  Returns (states', tangled)."""
     n = len(series.patches)
@@ -597,7 +619,9 @@ def fixed_states(series, wdiff_files, report_by_file, flagged):
                 lines[first - 1:last] = add
             data = b"".join(lines)
             if uses_more_helpers(series.states[k][p_k], data):
-                data = add_helper_include(data)[0]
+                data = add_helper_include(data, project.include_line(p_k),
+                                          ANY_HELPER_INCLUDE)[0] \
+                    if project else add_helper_include(data)[0]
             fixed[k][p_k] = data
     return fixed, tangled
 
@@ -674,8 +698,9 @@ def parse_args(argv):
     ap.add_argument("patch", nargs="?", default="-",
                     help="the patch file ('-' or none: standard input)")
     ap.add_argument("--tree", default=None,
-                    help="the kernel tree the patch applies to (default: the current "
-                    "directory, when it holds Kbuild and MAINTAINERS)")
+                    help="the kernel tree or C project the patch applies to (default: the "
+                    "current directory, when it holds Kbuild and MAINTAINERS, or .git); a "
+                    "project's helpers are those of HEADER=, as for wrapcmp-run")
     ap.add_argument("--confidence", default="moderate", choices=CONFIDENCES,
                     help="exit 1 when a finding on an added line has at least this "
                     "confidence; --fix rewrites those (default moderate)")
@@ -700,11 +725,15 @@ def parse_args(argv):
 def resolve_tree(arg):
     if arg is None:
         here = os.getcwd()
+        # make check-patch runs in this checkout, which is not the tree to check
         if not (os.path.isfile(os.path.join(here, "Kbuild")) and
-                os.path.isfile(os.path.join(here, "MAINTAINERS"))):
+                os.path.isfile(os.path.join(here, "MAINTAINERS"))) and \
+                (not os.path.exists(os.path.join(here, ".git")) or
+                 os.path.realpath(here) == os.path.realpath(ROOT)):
             raise Fatal("the current directory %s is not a kernel tree (no Kbuild and "
-                        "MAINTAINERS): give the tree the patch applies to, with TREE=/path/"
-                        "to/linux (make check-patch) or --tree" % here)
+                        "MAINTAINERS) nor the top of a project's git checkout: give the "
+                        "tree the patch applies to, with TREE=/path/to/tree (make "
+                        "check-patch) or --tree" % here)
         return here, "."
     if not os.path.isdir(arg):
         raise Fatal("tree %s is not a folder" % arg)
@@ -748,6 +777,8 @@ def write_out(path, data):
 def check(args, say):
     data, name = read_input(args.patch)
     tree, tree_label = resolve_tree(args.tree)
+    # the scratch tree holds only the patched files: the real tree says what it is
+    project = project_of(tree)
     patches = read_patches(data, args.strip, name)
     fix_out = args.fix_out or ((args.patch + ".wrapcmp-fix") if args.patch != "-" else "-")
     scratch = tempfile.mkdtemp(prefix="wrapcmp-check-patch-")
@@ -770,7 +801,7 @@ def check(args, say):
         report, wdiff = ([], b"")
         if to_run:
             report, wdiff = run_rules(tree, stree, scratch, to_run, args.confidence,
-                                      args.verbose)
+                                      args.verbose, project)
         order = {n: i for i, n in enumerate(touched)}
         shown = [f for f in report if f["file"] in series.added and
                  any(l in series.added[f["file"]] for l in span(f))]
@@ -802,7 +833,9 @@ def check(args, say):
             by_file = {}
             for f in report:
                 by_file.setdefault(f["file"], []).append(f)
-            fixed, tangled = fixed_states(series, wfiles, by_file, over)
+            if project:		# the header the runner adds to the scratch tree
+                wfiles.pop(project.header, None)
+            fixed, tangled = fixed_states(series, wfiles, by_file, over, project)
             fixed_bytes = fixed_patch(series, fixed, scratch)
             changed = sum(1 for f in over if f.get("rewritten") and f not in tangled)
             for f in over:
@@ -814,6 +847,10 @@ def check(args, say):
                     "the one of a site the patch did not add" % (report_name(f["file"]),
                                                                  f["line"]))
             write_out(fix_out, fixed_bytes)
+            if project and changed and not project.present:
+                log("--fix: the rewritten sites use the helpers of %s, which the tree does "
+                    "not have yet: copy wrapcmp's include/wrapcmp.h there (or make run "
+                    "TREE=... APPLY=1 adds it)" % project.header)
             log("--fix: %s rewritten; the patch %s %s" % (
                 plural(changed, "site"),
                 "is unchanged in" if fixed_bytes == data else "with them is in",

@@ -64,3 +64,17 @@ def unified_diff(work, snap, rel, new):
     if p.returncode != 1:
         raise Fatal("diff failed on %s: %s" % (rel, p.stderr.decode(errors="replace")))
     return p.stdout
+
+
+def new_file_diff(work, rel, data):
+    """The diff that adds the file rel with the bytes data (a project's header)."""
+    path = os.path.join(work, "diff-new-file")
+    write_bytes(path, data)
+    try:
+        p = subprocess.run(["diff", "-u", "--label", "/dev/null", "--label",
+                            diff_label("b/" + rel), "/dev/null", path], capture_output=True)
+    finally:
+        os.unlink(path)
+    if p.returncode != 1:
+        raise Fatal("diff failed on the new file %s: %s" % (rel, p.stderr.decode(errors="replace")))
+    return p.stdout

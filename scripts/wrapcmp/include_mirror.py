@@ -55,3 +55,30 @@ class IncludeMirror:
             os.symlink(os.path.join(self.tree, rel), path)
             self.links[rel] = path
         return self.links[rel]
+
+    def path(self, full):
+        """A path of generated names for any folder or file, as a compile command names
+        it: one of the tree's as folder() gives it (a file as a link in the mirror of its
+        folder, so that its own #include "x.h" still finds its neighbours), one outside
+        the tree as a bare link."""
+        full = os.path.normpath(os.path.abspath(full))
+        real = os.path.realpath(full)
+        for top in (self.tree, os.path.realpath(self.tree)):
+            if real == top or real.startswith(top.rstrip("/") + "/"):
+                rel = os.path.relpath(real, top)
+                rel = "" if rel == "." else rel
+                if os.path.isdir(real):
+                    return self.folder(rel)
+                if rel not in self.links:
+                    up = self._mirror(os.path.dirname(rel))
+                    link = os.path.join(up, self._fresh(up))
+                    os.symlink(real, link)
+                    self.links[rel] = link
+                return self.links[rel]
+        if full not in self.links:
+            ext = os.path.join(self.top, "ext")
+            os.makedirs(ext, exist_ok=True)
+            link = os.path.join(ext, self._fresh(ext))
+            os.symlink(full, link)
+            self.links[full] = link
+        return self.links[full]

@@ -16,6 +16,10 @@ the rules with -D noinclude and places the include itself, once per file:
 
 A file that already includes the header gets nothing, so a second run changes nothing.
 The new line ends the way most lines of the file end (CRLF files stay CRLF).
+
+In a project (project.py) the line is #include "..." with the spelling the file needs, and
+it goes with the project's own includes: after the last top-level #include "..." before
+the first function, else after the last #include <...>, else as in 4.
 """
 import re
 
@@ -107,11 +111,13 @@ def leading_comment_end(lines):
     return i
 
 
-def add_helper_include(data):
+def add_helper_include(data, line=HELPER, has=HAS_HELPER):
     """(new bytes, how the place was chosen), or (data, None) when the file already
-    includes the header."""
-    if HAS_HELPER.search(data):
+    includes the header.  line: the #include to add; a local one ("...") goes with the
+    file's own local includes; has: what says the file already includes the header."""
+    if has.search(data):
         return data, None
+    local_line = line.split(b"include", 1)[1].strip().startswith(b'"')
     lines = data.split(b"\n")
     crlf = sum(1 for l in lines if l.endswith(b"\r"))
     eol = b"\r\n" if crlf * 2 > len(lines) - 1 else b"\n"
@@ -119,7 +125,11 @@ def add_helper_include(data):
     linux = [i for i, kind, name in incs if kind == "<" and name.startswith("linux/")]
     angle = [i for i, kind, name in incs if kind == "<"]
     local = [i for i, kind, name in incs if kind == '"']
-    if linux:
+    if local_line and local:
+        at, how, blank_after = max(local) + 1, "after the last #include \"...\"", False
+    elif local_line and angle:
+        at, how, blank_after = max(angle) + 1, "after the last #include <...>", False
+    elif linux:
         at, how, blank_after = max(linux) + 1, "after the last #include <linux/...>", False
     elif angle:
         at, how, blank_after = max(angle) + 1, "after the last #include <...>", False
@@ -136,7 +146,7 @@ def add_helper_include(data):
         lines[-1] += eol[:-1]		# the last line gets an end, as lines before it
         lines.append(b"")
         at = len(lines) - 1
-    new = [HELPER + cr]
+    new = [line + cr]
     if blank_after and lines[at].strip(b"\r"):
         new.append(cr)
     return b"\n".join(lines[:at] + new + lines[at:]), how

@@ -78,12 +78,14 @@ def hunks(diff):
     return out
 
 
-def consistency(rewritten, diffs):
+def consistency(rewritten, diffs, include_of=lambda rel: HELPER_INCLUDE, new_files=()):
     """Differences between the findings the report calls rewritten and the diff, as
     messages; none when every such finding has a line the diff removes, every hunk
-    removes a line of such a finding (or only adds the helper include, and perhaps a
-    blank line), and no file gets the include twice."""
+    removes a line of such a finding (or only adds the helper include, include_of(file),
+    and perhaps a blank line), and no file gets the include twice.  new_files: files the
+    diff adds whole (a project's header), which no finding explains."""
     problems = []
+    diffs = {rel: d for rel, d in diffs.items() if rel not in new_files}
     spans = {}
     for f in rewritten:
         spans.setdefault(f["file"], []).append((f["line"], f["line_end"] or f["line"], f))
@@ -98,13 +100,14 @@ def consistency(rewritten, diffs):
             if r and any(lo <= n <= hi for n in r for lo, hi, _ in spans.get(rel, [])):
                 continue
             if not r and [a.rstrip(b"\r") for a in added if a.strip(b"\r")] == \
-                    [HELPER_INCLUDE]:
+                    [include_of(rel)]:
                 continue	# the include, perhaps with a blank line after it
             problems.append("%s:%d: wrapcmp.diff changes lines that no rewritten finding "
                             "explains" % (rel, r[0] if r else 0))
-        n = sum(1 for _, added in hs for a in added if a.rstrip(b"\r") == HELPER_INCLUDE)
+        inc = include_of(rel)
+        n = sum(1 for _, added in hs for a in added if a.rstrip(b"\r") == inc)
         if n > 1:
-            problems.append("%s: wrapcmp.diff adds %s %d times" % (rel, HELPER_INCLUDE.decode(), n))
+            problems.append("%s: wrapcmp.diff adds %s %d times" % (rel, inc.decode(), n))
     return problems
 
 
@@ -122,14 +125,18 @@ def evidence(f):
     return "types known to spatch"
 
 
-def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=()):
-    """rewritten: finding_key()s of the findings wrapcmp.diff rewrites."""
+def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=(), compiler=None):
+    """rewritten: finding_key()s of the findings wrapcmp.diff rewrites.  compiler: None, or
+    {finding_key(): evidence.py's {"compiler_evidence", "details"}} (--evidence only)."""
+    from .evidence import short
+    ev = compiler or {}
     conf = {r["name"]: r["confidence"] for r in rules}
     conf["macro"] = "Moderate"
     findings = unique_findings(findings)
     write_text(os.path.join(stage, "report.txt"), "".join(
-        "%s:%d:%d: %s [%s]\n" % (report_name(f["file"]), f["line"], f["col"], f["message"],
-                                 f["rule"])
+        "%s:%d:%d: %s%s [%s]\n" % (report_name(f["file"]), f["line"], f["col"], f["message"],
+                                   " [%s]" % short(ev[finding_key(f)])
+                                   if finding_key(f) in ev else "", f["rule"])
         for f in findings))
     js = []
     for f in findings:
@@ -139,6 +146,10 @@ def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=()):
                    "message": f["message"], "matched": matched_text(text_of, f),
                    "rewritten": finding_key(f) in rewritten,
                    "exact_because": evidence(f) if finding_key(f) in rewritten else None})
+        if compiler is not None:
+            e = ev.get(finding_key(f), {"compiler_evidence": "not compiled", "details": []})
+            js[-1]["compiler_evidence"] = e["compiler_evidence"]
+            js[-1]["compiler_evidence_details"] = e["details"]
     with open(os.path.join(stage, "report.json"), "w", encoding="utf-8",
               errors="surrogateescape") as out:
         json.dump(js, out, indent=1, sort_keys=True)
@@ -158,6 +169,10 @@ def write_outputs(stage, findings, rules, diff, stats, text_of, rewritten=()):
     s.append("patch confidence: %s and above" % stats["confidence"])
     s.append("kernel helpers where exact (EXISTING): %s" % stats.get("existing", "no"))
     s.append("reported, never patched: %s" % (" ".join(stats["report_only"]) or "none"))
+    if stats.get("hosted"):
+        s.append("a C project, not a kernel tree: the header is %s" % stats["hosted"])
+    if stats.get("commands"):
+        s.append("compile commands: %s" % "\n  ".join(stats["commands"]))
     s.append("files scanned: %d" % stats["scanned"])
     s.append("files passed to spatch: %d" % stats["to_spatch"])
     s.append("files with findings: %d" % len({f["file"] for f in findings}))

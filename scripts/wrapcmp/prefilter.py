@@ -37,14 +37,15 @@ def build_prefilter():
     return exe
 
 
-def prefilter(tree, files, jobs):
+def prefilter(tree, files, jobs, headers_read=False):
     """{file: the kinds of candidate it holds} for the files that may hold a site.
-    Names go in and come out NUL-separated, so any file name passes through."""
+    Names go in and come out NUL-separated, so any file name passes through.
+    headers_read: every file is read with headers (-t: a project's compile commands)."""
     exe = build_prefilter()
     n = max(1, min(jobs, 8))
     chunks = [files[i::n] for i in range(n)]
     outs = [None] * n
-    procs = [subprocess.Popen([exe, "-k", "-0"], cwd=tree, stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([exe, "-k", "-0"] + (["-t"] if headers_read else []), cwd=tree, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
              for _ in chunks]
     threads = []

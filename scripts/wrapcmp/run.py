@@ -49,15 +49,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import outputs
 from .apply import apply_diff, check_writable
-from .cache import Cache, default_dir as default_cache_dir, stat_key
+from .cache import Cache, default_dir as default_cache_dir, stat_key, tree_digest
 from .include_mirror import IncludeMirror
-from .includes import add_helper_include, uses_more_helpers
+from .includes import HAS_HELPER, add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
-from .diffs import keep_line_ends, unified_diff
+from .diffs import keep_line_ends, new_file_diff, unified_diff
 from .prefilter import prefilter, prefilter_digest
+from .project import ANY_HELPER_INCLUDE, KERNEL_INCLUDE, Hosted, default_header, \
+    hosted_choice
 from .report_pass import SPATCH_OPTS, report_pass, spatch_job
 from .rules import read_rules
-from .sarif import write_sarif
+from .sarif import KERNEL_HEADER, write_sarif
+from .typedefs import write_table
 from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
     ensure_default_tree, list_sources
 from .util import Fatal, ROOT, env_flag, log, set_prog
@@ -112,6 +115,20 @@ def parse_args(argv):
                     help="read the types of headers for the files where the fast pass had "
                     "to leave them to the build (TYPES=): 'direct' reads the headers they "
                     "include, 'recursive' also the headers those include (default off)")
+    ap.add_argument("--hosted", default=os.environ.get("HOSTED") or "",
+                    choices=("", "yes", "no"),
+                    help="the tree is a C project, not a kernel (HOSTED=; default: a kernel "
+                    "tree is one whose top has Kbuild, Kconfig and include/linux/)")
+    ap.add_argument("--header", default=os.environ.get("HEADER") or None,
+                    help="in a project, where the helpers' header goes, a path in the tree "
+                    "(HEADER=; default: wrapcmp.h in the -I folder most compile commands "
+                    "share, else include/wrapcmp.h, else wrapcmp.h at the top)")
+    ap.add_argument("--compile-commands", default=os.environ.get("COMPILE_COMMANDS") or None,
+                    metavar="FILE", help="the tree's compile_commands.json (COMPILE_COMMANDS=; "
+                    "default: compile_commands.json at the tree's top or in build/): in a "
+                    "project, each file that has an entry is read again with its include "
+                    "path, -include files and its headers' typedefs, so that operand types "
+                    "from the project's headers are known")
     ap.add_argument("--cache", default=os.environ.get("CACHE") or default_cache_dir(),
                     help="the result cache (CACHE=; default %(default)s): a file whose bytes, "
                     "rules and options a run has seen is not parsed again")
@@ -128,6 +145,13 @@ def parse_args(argv):
     ap.add_argument("--workdir", default=os.environ.get("WORKDIR") or None,
                     help="where the scratch folder goes (default: system temp)")
     ap.add_argument("--keep-work", action="store_true", help="keep the scratch folder")
+    ap.add_argument("--evidence", action="store_true", default=env_flag("EVIDENCE"),
+                    help="compile each file with a finding and a compile command with and "
+                    "without -fwrapv, before and after the rewrite: report.json's "
+                    "compiler_evidence (EVIDENCE=yes; evidence.py)")
+    ap.add_argument("--evidence-commands", nargs="*", default=(os.environ.get(
+        "EVIDENCE_COMMANDS") or "").split(), metavar="FILE",
+                    help="more compile_commands.json for --evidence, e.g. a CC=clang build's")
     args = ap.parse_args(argv)
     if args.shard_size is None:
         args.shard_size = 40 if args.no_prefilter else 64
@@ -190,10 +214,72 @@ def typed_options(tree, work, files, depth, extra):
     return out
 
 
-def cached_prefilter(args, tree, files, cache):
+def load_commands(args, tree):
+    """The tree's compile commands (compile_commands.py), or None: COMPILE_COMMANDS= must
+    name a file; else compile_commands.json at the tree's top or in build/ if there."""
+    path = args.compile_commands
+    if path:
+        path = os.path.abspath(path)
+        if not os.path.isfile(path):
+            raise Fatal("COMPILE_COMMANDS=%s: no such file" % args.compile_commands)
+    elif not any(os.path.isfile(os.path.join(tree, d, "compile_commands.json"))
+                 for d in ("", "build")):
+        return None
+    from .compile_commands import CompileCommands, find_default
+    path = path or find_default(tree)
+    cc = CompileCommands.load(path, tree)
+    cc.path = path
+    log("compile commands: %s: %d file(s) of the tree, %d entr%s outside it ignored"
+        % (path, len(cc.files()), cc.outside, "y" if cc.outside == 1 else "ies"))
+    return cc
+
+
+def commands_summary(commands, cand, used):
+    """summary.txt's lines on the compile commands."""
+    lines = ["%s" % commands.path,
+             "%d file(s) of the tree have one; %d of the %d files passed to spatch, read "
+             "with their flags" % (len(commands.files()), len(used), len(cand)),
+             "entries outside the tree, ignored: %d" % commands.outside,
+             "entries for a file named before, ignored: %d" % commands.repeated]
+    for f, why in commands.skipped:
+        lines.append("ignored: %s: %s" % (f, why))
+    return lines
+
+
+def project_setup(args, tree, commands):
+    """Hosted() for a project, None for a kernel tree (project.py)."""
+    if not hosted_choice(args.hosted, tree):
+        if args.header:
+            raise Fatal("HEADER= is for a project; %s is a kernel tree (HOSTED=yes if it "
+                        "is not)" % args.tree)
+        return None
+    if args.existing == "yes":
+        raise Fatal("EXISTING=yes uses the kernel's own helpers (time_before(), before()), "
+                    "which a project does not have")
+    if args.header:
+        header, why = args.header, "HEADER="
+    else:
+        header, why = default_header(tree, commands)
+    hosted = Hosted(tree, header, why, commands)
+    log("a C project, not a kernel tree: the helpers go to %s (%s; HEADER= to change), "
+        "%s" % (hosted.header, why, "already in the tree" if hosted.present else
+                "added by the patch"))
+    return hosted
+
+
+def command_options(commands, work, tree, files, extra):
+    """spatch options of the files that have a compile command: their include folders
+    and -include files under generated names (include_mirror.py), with the headers read
+    for types as TYPES=direct reads them (compile_commands.py says what is left out)."""
+    mirror = IncludeMirror(tree, os.path.join(work, "cc-inc"))
+    return {rel: ["--include-headers"] + commands.spatch_options(rel, mirror.path) +
+            INCLUDE_BY_RUNNER + extra for rel in files}
+
+
+def cached_prefilter(args, tree, files, cache, headers_read=False):
     """The prefilter's verdicts, taken from the cache for the files whose size, times and
     inode are those the last run of this tree saw (cache.py)."""
-    salt = prefilter_digest()
+    salt = prefilter_digest() + ("-t" if headers_read else "")
     old = cache.tree_stats(tree, salt)
     known, todo, stats = {}, [], {}
     for rel in files:
@@ -207,7 +293,7 @@ def cached_prefilter(args, tree, files, cache):
             known[rel] = e[4]
         else:
             todo.append(rel)
-    new = prefilter(tree, todo, args.jobs) if todo else {}
+    new = prefilter(tree, todo, args.jobs, headers_read) if todo else {}
     kinds = {rel: known[rel] for rel in files if known.get(rel)}
     kinds.update(new)
     cache.put_tree_stats(tree, salt, {rel: st + [kinds.get(rel, "")]
@@ -291,6 +377,8 @@ def run(args):
         check_writable(tree)
     out = os.path.abspath(args.out)
     rules = read_rules(args.rules)
+    commands = load_commands(args, tree)
+    hosted = project_setup(args, tree, commands)
     files = list_sources(tree, args.paths)
     if not files:
         raise Fatal("%s has no .c or .h files: not a C tree" % (
@@ -308,7 +396,8 @@ def run(args):
         try:
             stage = tempfile.mkdtemp(prefix=".%s.tmp-" % os.path.basename(out),
                                      dir=os.path.dirname(out))
-            run_in(args, tree, tree_label, files, rules, work, stage, out, t0)
+            run_in(args, tree, tree_label, files, rules, work, stage, out, t0,
+                   hosted, commands)
             stage = None
         finally:
             if stage:
@@ -319,14 +408,17 @@ def run(args):
                 shutil.rmtree(work, ignore_errors=True)
 
 
-def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
+def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=None,
+           commands=None):
     phases = []
     t = time.time()
     cache = Cache(None if args.no_cache else args.cache)
     if args.no_prefilter:
         kinds = {f: None for f in files}
     else:
-        kinds = cached_prefilter(args, tree, files, cache)
+        # a project's compile commands give the headers of its files to the rules
+        kinds = cached_prefilter(args, tree, files, cache,
+                                 hosted is not None and commands is not None)
         log("prefilter: %d of %d files may hold a site (%.1f s)"
             % (len(kinds), len(files), time.time() - t))
     cand = list(kinds)
@@ -339,49 +431,104 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     me = os.path.join(ROOT, "scripts", "wrapcmp-run")
     # one parse a file reports and patches; the rules patch only at the patch confidence
     patch = ["-D", "confidence=" + args.confidence]
-    existing = ["-D", "existing=yes"] if args.existing == "yes" else []
+    # -D hosted: the rules resolve a project's typedef names (the include is the runner's)
+    rule_flags = (["-D", "existing=yes"] if args.existing == "yes" else []) + \
+        (["-D", "hosted"] if hosted else [])
     findings, parse_errors, failures, _, results = report_pass(
-        args, work, snap, kinds, rules, me, lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER + existing,
-        patch=patch, cache=cache if cache.dir else None)
+        args, work, snap, kinds, rules, me,
+        lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER + rule_flags, patch=patch,
+        cache=cache if cache.dir else None)
     if cache.dir:
         log("cache: %d file(s) known, %d parsed%s" % (
             cache.hits, cache.misses, " (%d corrupt or foreign entries ignored)" % cache.bad
             if cache.bad else ""))
     failures.update(snap.unreadable)
     phases.append(("spatch", time.time() - t))
-    if args.types != "off":
-        t = time.time()
-        unknown = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"]} -
-                         set(failures), key=byte_order)
-        opts = typed_options(tree, work, unknown, args.types, existing)
+
+    def again(files, opts, name, what, cache=None, key_of=None):
+        """Run files again with opts[file]; a file that fails keeps the fast pass's
+        findings.  The findings, patched texts and parse errors of the others replace
+        the fast pass's."""
+        nonlocal findings, results, parse_errors
         tf, tpe, tfail, _, tres = report_pass(
-            args, work, snap, {f: kinds[f] for f in unknown}, rules, me, lambda f: opts[f],
-            name="typed", patch=patch)
-        for f in tfail:		# keep the fast pass's findings there
-            log("typed pass failed on %s (%s): its findings are the fast pass's" % (f, tfail[f]))
+            args, work, snap, {f: kinds[f] for f in files}, rules, me, lambda f: opts[f],
+            name=name, patch=patch, cache=cache, key_of=key_of)
+        for f in sorted(tfail, key=byte_order):		# keep the fast pass's findings there
+            log("%s failed on %s (%s): its findings are the fast pass's" % (what, f, tfail[f]))
             del opts[f]
         findings = [f for f in findings if f["file"] not in opts] + \
             [f for f in tf if f["file"] in opts]
         results = {f: r for f, r in results.items() if f not in opts}
         results.update({f: r for f, r in tres.items() if f in opts})
-        parse_errors |= {f for f in tpe if f in opts}
+        parse_errors = (parse_errors - set(opts)) | {f for f in tpe if f in opts}
+    # a project's files with a compile command: read again with its flags, so that the
+    # types of the project's headers are known (the kernel: only in the typed pass)
+    with_commands = [f for f in cand if commands is not None and hosted is not None and
+                     f in snap.ids and f not in failures and commands.entry(f)]
+    if with_commands:
+        t = time.time()
+        # the typedefs of the headers each file includes, for the rules (typedefs.py)
+        table = os.path.join(work, "typedefs.json")
+        write_table(table, tree, commands, with_commands, lambda rel: snap.ids[rel])
+        os.environ["WRAPCMP_TYPEDEFS"] = table
+        try:
+            again(with_commands, command_options(commands, work, tree, with_commands,
+                                                 rule_flags),
+                  "commands", "the compile-command pass")
+        finally:
+            del os.environ["WRAPCMP_TYPEDEFS"]
+        phases.append(("compile-command pass (%d files)" % len(with_commands),
+                       time.time() - t))
+    if args.types != "off":
+        t = time.time()
+        unknown = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"]} -
+                         set(failures) - set(with_commands), key=byte_order)
+        opts = typed_options(tree, work, unknown, args.types, rule_flags)
+        if commands is not None:
+            opts.update(command_options(commands, work, tree,
+                                        [f for f in unknown if commands.entry(f)], rule_flags))
+        # cached as the fast pass is, with the state of every .c and .h file of the tree
+        # for the headers it reads, and words for the scratch paths of its options
+        # (not for files with a compile command, whose flags would have to be in it)
+        typed_cache, key_of = None, None
+        if cache.dir and unknown and not (commands is not None and
+                                          any(commands.entry(f) for f in unknown)):
+            state = tree_digest(tree, list_sources(tree))
+            typed_cache = cache
+            hits = cache.hits
+
+            def key_of(rel):
+                return ["typed", args.types, os.path.dirname(rel), state] + rule_flags
+        again(unknown, opts, "typed", "typed pass", typed_cache, key_of)
+        if typed_cache:
+            log("typed pass: %d of %d file(s) known to the cache"
+                % (cache.hits - hits, len(unknown)))
         phases.append(("typed pass (%s, %d files)" % (args.types, len(unknown)), time.time() - t))
     t = time.time()
     never = report_only_dirs(args, tree)
     rewritten = rewritten_findings(args, findings, rules, never, failures)
     note_report_only(findings, rules, never)
     new = {}
+
+    def include_of(rel):
+        return hosted.include_line(rel) if hosted else KERNEL_INCLUDE
     for rel in sorted({f["file"] for f in rewritten}, key=byte_order):
         orig = snap.data(rel)
         res = keep_line_ends(orig, results.get(rel, orig))
         if uses_more_helpers(orig, res):
-            res = add_helper_include(res)[0]
+            res = add_helper_include(res, include_of(rel),
+                                     ANY_HELPER_INCLUDE if hosted else HAS_HELPER)[0]
         if res != orig:
             new[rel] = res
+    header_diff = {}
+    if hosted and new and not hosted.present:
+        header_diff[hosted.header] = new_file_diff(work, hosted.header, hosted.text)
     order = sorted(new, key=byte_order)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:	# one diff process each
         diffs = dict(zip(order, pool.map(lambda rel: unified_diff(work, snap, rel, new[rel]),
                                          order)))
+    diffs.update(header_diff)
+    order = sorted(diffs, key=byte_order)
     diff = b"".join(diffs[rel] for rel in order)
     phases.append(("diff", time.time() - t))
     t = time.time()
@@ -391,6 +538,8 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
     for rel in cand:
         for line, col, message in sites.get(rel, ()):
             if (rel, line) not in seen:
+                if hosted:
+                    message = message.replace("<linux/wrapcmp.h>", '"%s"' % hosted.header)
                 findings.append({"rule": "macro", "file": rel, "line": line, "col": col,
                                  "line_end": None, "col_end": None, "message": message})
     phases.append(("macro scan (left after spatch)", time.time() - t))
@@ -400,7 +549,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
                     "would not match the tree: %s%s. No output was written; run again when "
                     "the tree is still" % (len(changed), ", ".join(changed[:5]),
                                            " ..." if len(changed) > 5 else ""))
-    problems = outputs.consistency(rewritten, diffs)
+    problems = outputs.consistency(rewritten, diffs, include_of, header_diff)
     if problems:
         raise Fatal("the report and wrapcmp.diff disagree (no output was written):\n  %s"
                     % "\n  ".join(problems[:20]))
@@ -413,16 +562,27 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
         return texts[rel]
     stats = {"tree_label": tree_label, "scanned": len(files), "to_spatch": len(cand),
              "failures": failures, "parse_errors": parse_errors, "t0": t0,
-             "patched": len(diffs), "phases": phases, "report_only": never,
+             "patched": len(diffs) - len(header_diff), "phases": phases, "report_only": never,
              "no_prefilter": args.no_prefilter, "confidence": args.confidence,
              "paths": args.paths, "existing": args.existing,
+             "hosted": hosted and "%s (%s), %s" % (
+                 hosted.header, hosted.why, "already in the tree" if hosted.present else
+                 "added by wrapcmp.diff" if header_diff else "not needed: nothing patched"),
+             "commands": commands and commands_summary(commands, cand, with_commands),
              "jobs": ("hosts file " + args.hosts) if args.hosts else args.jobs}
+    evidence = None
+    if args.evidence:		# issue 19: evidence.py
+        from .evidence import run_evidence
+        evidence = run_evidence(args, tree, work, commands, findings, rewritten, snap, new,
+                                hosted, phases)
     outputs.write_outputs(stage, findings, rules, diff, stats, text_of,
-                          {finding_key(f) for f in rewritten})
+                          {finding_key(f) for f in rewritten}, evidence)
     with open(os.path.join(stage, "report.json"), encoding="utf-8",
               errors="surrogateescape") as fh:
-        write_sarif(os.path.join(stage, "report.sarif"), json.load(fh), rules, diffs,
-                    tree_label, source=lambda rel: snap.data(rel) if rel in snap.ids else b"")
+        write_sarif(os.path.join(stage, "report.sarif"), json.load(fh), rules,
+                    {rel: d for rel, d in diffs.items() if rel not in header_diff},
+                    tree_label, source=lambda rel: snap.data(rel) if rel in snap.ids else b"",
+                    header=hosted.header if hosted else KERNEL_HEADER)
     if failures and not args.allow_parse_failures:
         # keep the outputs, but make the failure loud
         outputs.install_outputs(stage, out)
@@ -433,8 +593,9 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0):
         apply_diff(tree, os.path.join(stage, "wrapcmp.diff"), sorted(diffs, key=byte_order))
         log("applied the patch to %d file(s) of %s" % (len(diffs), args.tree))
     outputs.install_outputs(stage, out)
-    log("%d findings, %d files patched; outputs in %s (%.1f s)"
-        % (len({finding_key(f) for f in findings}), len(diffs), args.out, time.time() - t0))
+    log("%d findings, %d files patched%s; outputs in %s (%.1f s)"
+        % (len({finding_key(f) for f in findings}), len(diffs) - len(header_diff),
+           "".join(", %s added" % h for h in header_diff), args.out, time.time() - t0))
 
 
 def on_signal(signum, frame):

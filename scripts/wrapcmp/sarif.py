@@ -1,7 +1,8 @@
 """SARIF 2.1.0 output of a run (OUT/report.sarif), for code-scanning dashboards.
 Standard library only.
 
-  sarif(findings, rules, diffs, tree_label, source=None, tree_root=None) -> dict
+  sarif(findings, rules, diffs, tree_label, source=None, tree_root=None,
+        header="<linux/wrapcmp.h>") -> dict   (header: a project's, as fixes name it)
       findings    report.json's list as json.load gives it (names with surrogateescape)
       rules       rules.read_rules()'s dicts; the pseudo-rule "macro" is added here
       diffs       {file: bytes of its `diff -u`}, as run.py builds it (split_diff())
@@ -19,15 +20,20 @@ Standard library only.
 One run of tool "wrapcmp" (no informationUri: the schema wants an absolute URI, and the
 tool has no web page); a reportingDescriptor per rule: id = rule name, fullDescription =
 the rule file's leading /// lines, shortDescription = their first sentence, cut at its
-first colon.  One result per finding, in report.json's order.  Artifact URIs: the name's
-bytes, all but unreserved characters and '/' percent-encoded, relative to uriBaseId
-SRCROOT; urllib.parse.unquote_to_bytes() gives the name back.
+first colon, help.text (which GitHub requires) = fullDescription and a word on the rule's
+confidence and on fixes.  One result per finding, in report.json's order.  The log keeps
+to what GitHub code scanning and GitLab read of SARIF (sarif_subset.py checks it): every
+required property, no empty string, relative URIs, the documented values and limits.
+Artifact URIs: the name's bytes, all but unreserved characters and '/' percent-encoded,
+relative to uriBaseId SRCROOT; urllib.parse.unquote_to_bytes() gives the name back.
 
 Levels: a confidence says how sure the rule is that a wrap test was meant, not how grave
 the site is, and no site breaks the build, so no "error": high -> warning, moderate ->
 warning, low -> note ("a > b may be what was meant"), anything else -> warning (SARIF's
 default).  result.properties.confidence keeps the confidence; a rule's properties have
-its // Confidence: header and GitHub's "precision" (high, medium, low).
+its // Confidence: header, GitHub's "precision" (high, medium, low) and "problem.severity"
+(warning, or recommendation for a note); no "security-severity", which would make every
+result a security alert: a wrap test is a correctness problem.
 
 Regions: spatch's and macro-scan's columns are 0-based byte offsets; SARIF's are 1-based
 UTF-16 code units (run.columnKind), an undecodable byte counting one; endColumn is the
@@ -61,9 +67,16 @@ import urllib.parse
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"high": "warning", "moderate": "warning", "low": "note"}
 PRECISION = {"high": "high", "moderate": "medium", "low": "low"}
+PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
+HELP = ("\n\nThe rule's confidence: %s (how sure it is that a wrap test was meant; each "
+        "result gives its own).  A result with a fix is rewritten in wrapcmp.diff; one "
+        "without a fix is reported only.")
+UNKNOWN_TEXT = "/// Findings of %s, a rule that the rules folder does not have.\n"
 FINGERPRINT = "wrapcmpSite/v1"
 BASE = "SRCROOT"
-INCLUDE = b"#include <linux/wrapcmp.h>"
+# the include the runner adds: <linux/wrapcmp.h>, or a project's "...wrapcmp.h"
+INCLUDE = re.compile(rb'#include (<linux/wrapcmp\.h>|"[^"]*wrapcmp\.h")')
+KERNEL_HEADER = "<linux/wrapcmp.h>"
 MACRO_TEXT = ("/// A wrap test inside a function-like #define body that spatch does not "
               "match, found by scripts/macro-scan: a signed cast of a difference, or a "
               "difference of two parenthesized macro arguments, compared with 0.  Reported, "
@@ -238,11 +251,12 @@ def replacement(first, removed, added):
     return r
 
 
-def fixes_of_file(rel, hunks, rewritten):
-    """{index of a rewritten finding: its fix}; rewritten: [(index, finding)], in order."""
+def fixes_of_file(rel, hunks, rewritten, header=KERNEL_HEADER):
+    """{index of a rewritten finding: its fix}; rewritten: [(index, finding)], in order.
+    header: where the helpers are, as the fix's description names them."""
     spans = [(i, f["line"], f["line_end"] or f["line"]) for i, f in rewritten]
     pieces = {i: [] for i, _, _ in spans}
-    include = set()
+    include = {}
     first = spans[0][0]
     for hunk in hunks:
         for (hlo, hhi), line, removed, added in blocks(hunk):
@@ -254,10 +268,10 @@ def fixes_of_file(rel, hunks, rewritten):
             for pline, prem, padd in parts:
                 last = pline + max(len(prem), 1) - 1
                 owners = [i for i, lo, hi in spans if prem and lo <= last and pline <= hi]
-                if not owners and not prem and [a.rstrip(b"\r\n") for a in padd
-                                                if a.strip(b"\r\n")] == [INCLUDE]:
+                text = [a.rstrip(b"\r\n") for a in padd if a.strip(b"\r\n")]
+                if not owners and not prem and len(text) == 1 and INCLUDE.fullmatch(text[0]):
                     owners = [first]
-                    include.add(first)
+                    include[first] = text[0].decode("utf-8", "surrogateescape")
                 if not owners:
                     near = [s for s in spans if s[1] <= hhi and hlo <= s[2]]
                     after = [s for s in near if s[1] >= last]
@@ -273,9 +287,9 @@ def fixes_of_file(rel, hunks, rewritten):
                       key=lambda r: (r["deletedRegion"]["startLine"],
                                      r["deletedRegion"]["endLine"]))
         what = "line %d" % lo if lo == hi else "lines %d-%d" % (lo, hi)
-        out[i] = {"description": {"text": "Rewrite %s with the <linux/wrapcmp.h> helper, as "
-                                  "wrapcmp.diff does%s" % (what, "; also add #include "
-                                  "<linux/wrapcmp.h>" if i in include else "")},
+        out[i] = {"description": {"text": "Rewrite %s with the %s helper, as wrapcmp.diff "
+                                  "does%s" % (what, header, "; also add " + include[i]
+                                              if i in include else "")},
                   "artifactChanges": [{"artifactLocation": {"uri": uri(rel), "uriBaseId": BASE},
                                        "replacements": reps}]}
     return out
@@ -311,12 +325,16 @@ def fingerprint(f, seen):
 def descriptor(name, text, confidence):
     short, full = description(text, name)
     c = str(confidence).lower()
+    level = LEVELS.get(c, "warning")
     return {"id": name, "shortDescription": {"text": short}, "fullDescription": {"text": full},
-            "defaultConfiguration": {"level": LEVELS.get(c, "warning")},
-            "properties": {"confidence": c, "precision": PRECISION.get(c, "medium")}}
+            "help": {"text": full + HELP % confidence},
+            "defaultConfiguration": {"level": level},
+            "properties": {"confidence": c, "precision": PRECISION.get(c, "medium"),
+                           "problem.severity": PROBLEM_SEVERITY[level]}}
 
 
-def sarif(findings, rules, diffs, tree_label, source=None, tree_root=None):
+def sarif(findings, rules, diffs, tree_label, source=None, tree_root=None,
+          header=KERNEL_HEADER):
     descs = [descriptor(r["name"], r["text"], r["confidence"]) for r in rules
              if r["name"] != "macro"]
     descs.append(descriptor("macro", MACRO_TEXT, "Moderate"))
@@ -324,13 +342,13 @@ def sarif(findings, rules, diffs, tree_label, source=None, tree_root=None):
     for f in findings:		# a rule the list does not know still gets a descriptor
         if f["rule"] not in index:
             index[f["rule"]] = len(descs)
-            descs.append({"id": f["rule"]})
+            descs.append(descriptor(f["rule"], UNKNOWN_TEXT % f["rule"], "unknown"))
     fixes = {}
     for rel, data in diffs.items():
         hunks = [h for _, _, _, hs in parse_diff(data) for h in hs]
         mine = [(i, f) for i, f in enumerate(findings) if f["file"] == rel and f["rewritten"]]
         if hunks and mine:
-            fixes.update(fixes_of_file(rel, hunks, mine))
+            fixes.update(fixes_of_file(rel, hunks, mine, header))
     files, results, seen = {}, [], {}
     for i, f in enumerate(findings):
         if source is not None and f["file"] not in files:
@@ -396,19 +414,21 @@ def from_out(out, rules_dir, tree_root=None):
         findings = json.load(f)
     with open(os.path.join(out, "wrapcmp.diff"), "rb") as f:
         diffs = split_diff(f.read())
-    label = "?"
+    label, header = "?", KERNEL_HEADER
     with open(os.path.join(out, "summary.txt"), encoding="utf-8",
               errors="surrogateescape") as f:
         for line in f:
             if line.startswith("tree: "):
                 label = line[6:].rstrip("\n")
-                break
+            m = re.match(r"a C project, not a kernel tree: the header is (.+?) \(", line)
+            if m:
+                header = m.group(1)
     source = None
     if tree_root:
         def source(rel):
             with open(os.path.join(os.fsencode(tree_root), os.fsencode(rel)), "rb") as f:
                 return f.read()
-    return sarif(findings, read_rules(rules_dir), diffs, label, source, tree_root)
+    return sarif(findings, read_rules(rules_dir), diffs, label, source, tree_root, header)
 
 
 def main(argv=None):
