@@ -11,6 +11,9 @@ import time
 
 from .util import PROG, log
 
+# environment variables a spatch job reads, which a remote host does not have
+PASSED_TO_HOSTS = ("WRAPCMP_TYPEDEFS",)
+
 
 class Progress:
     def __init__(self, what, total, weights, joblog, jobids):
@@ -73,6 +76,9 @@ def run_parallel(args, work, name, command, jobids, weights, total, what, timeou
            "--retries", str(retries), "--halt", "never", "--arg-file", argfile]
     if args.hosts:
         cmd += ["--sshloginfile", args.hosts]
+        # ssh starts the job with the host's environment: pass on what the rules read
+        # (the typedef table of a C project's compile-command pass, typedefs.py)
+        cmd += [a for v in PASSED_TO_HOSTS if v in os.environ for a in ("--env", v)]
     else:
         cmd += ["--jobs", str(args.jobs)]
     cmd.append(command)
