@@ -7,7 +7,8 @@ rules alone leave sites unrewritten where that include comes after the first fun
 the rules with -D noinclude and places the include itself, once per file:
 
   1. after the last #include <linux/...> of the file's top level (inside its include
-     guard, outside any other #if) that comes before its first function;
+     guard, outside any other #if) that comes before its first function (never after a
+     trace header that follows #define CREATE_TRACE_POINTS: it defines tracepoints);
   2. else after the last such #include <...>;
   3. else before the first such #include "...", so that it stays with the system
      includes;
@@ -15,7 +16,8 @@ the rules with -D noinclude and places the include itself, once per file:
      leading comment block in a .c file.
 
 A file that already includes the header gets nothing, so a second run changes nothing.
-The new line ends the way most lines of the file end (CRLF files stay CRLF).
+The new line ends the way most lines of the file end (CRLF files stay CRLF), and is spelled
+as the include next to it is ("# include" among "# include" lines).
 
 In a project (project.py) the line is #include "..." with the spelling the file needs, and
 it goes with the project's own includes: after the last top-level #include "..." before
@@ -30,6 +32,8 @@ CALL = re.compile(rb"\b(?:U8|U16|U32|U64|UINT|ULONG)_CMP_(?:LT|LE|GT|GE)(?:_WIDE
 HAS_HELPER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<linux/wrapcmp\.h>", re.M)
 DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)(.*)")
 INCLUDE = re.compile(r"[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"]")
+TRACE_HEADER = re.compile(r"(^|/)trace/|trace[^/]*\.h$")
+SPELLING = re.compile(rb"([ \t]*#[ \t]*)include\b")
 
 
 def logical_lines(text):
@@ -56,7 +60,7 @@ def top_level(data):
     lines = logical_lines(clean)
     orig = text.split("\n")
     depth, base, guard_define, first_directives = 0, 0, None, []
-    incs, brace, last_code = [], 0, ""
+    incs, brace, last_code, tracing = [], 0, "", False
     for first, last, line in lines:
         d = DIRECTIVE.match(line)
         if d:
@@ -67,13 +71,17 @@ def top_level(data):
                         first_directives[1][0] == "define" and \
                         first_directives[0][1] == first_directives[1][1]:
                     base, guard_define = 1, first
+            if word == "define" and rest[:1] == ["CREATE_TRACE_POINTS"]:
+                tracing = True
             if word in ("if", "ifdef", "ifndef"):
                 depth += 1
             elif word == "endif":
                 depth -= 1
             elif word == "include" and depth == base and brace == 0:
                 m = INCLUDE.match(orig[first].rstrip("\r"))
-                if m:
+                # a trace header after CREATE_TRACE_POINTS defines tracepoints: never
+                # the place for the include
+                if m and not (tracing and TRACE_HEADER.search(m.group(2))):
                     incs.append((first, m.group(1), m.group(2)))
             continue
         for k, ch in enumerate(line):
@@ -139,6 +147,12 @@ def add_helper_include(data, line=HELPER, has=HAS_HELPER):
         at, how, blank_after = guard + 1, "after the include guard", True
     else:
         at, how, blank_after = leading_comment_end(lines), "at the top", True
+    # the file's own spelling of the directive ("# include" among "# include" lines)
+    near = [i for i, _, _ in incs if i in (at - 1, at)]
+    if near:
+        m = SPELLING.match(lines[near[0]])
+        if m and m.group(1) != b"#":
+            line = m.group(1) + line[1:]
     cr = b"\r" if eol == b"\r\n" else b""
     if lines[-1] == b"":
         at = min(at, len(lines) - 1)	# not after the file's final newline

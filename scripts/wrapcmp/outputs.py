@@ -78,6 +78,12 @@ def hunks(diff):
     return out
 
 
+def directive(line):
+    """A line with its end and the blanks around its '#' dropped ("# include" is
+    "#include")."""
+    return re.sub(rb"^[ \t]*#[ \t]*", b"#", line.rstrip(b"\r"))
+
+
 def consistency(rewritten, diffs, include_of=lambda rel: HELPER_INCLUDE, new_files=()):
     """Differences between the findings the report calls rewritten and the diff, as
     messages; none when every such finding has a line the diff removes, every hunk
@@ -99,13 +105,13 @@ def consistency(rewritten, diffs, include_of=lambda rel: HELPER_INCLUDE, new_fil
         for r, added in hs:
             if r and any(lo <= n <= hi for n in r for lo, hi, _ in spans.get(rel, [])):
                 continue
-            if not r and [a.rstrip(b"\r") for a in added if a.strip(b"\r")] == \
+            if not r and [directive(a) for a in added if a.strip(b"\r")] == \
                     [include_of(rel)]:
                 continue	# the include, perhaps with a blank line after it
             problems.append("%s:%d: wrapcmp.diff changes lines that no rewritten finding "
                             "explains" % (rel, r[0] if r else 0))
         inc = include_of(rel)
-        n = sum(1 for _, added in hs for a in added if a.rstrip(b"\r") == inc)
+        n = sum(1 for _, added in hs for a in added if directive(a) == inc)
         if n > 1:
             problems.append("%s: wrapcmp.diff adds %s %d times" % (rel, inc.decode(), n))
     return problems

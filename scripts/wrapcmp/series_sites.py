@@ -15,6 +15,11 @@ import re
 from .util import Fatal
 
 HEADER_INCLUDE = "#include <linux/wrapcmp.h>"
+
+
+def is_header_include(line):
+    """The include of the header, in any spelling ("# include" too)."""
+    return re.sub(r"^#\s*", "#", line.strip()) == HEADER_INCLUDE
 CONFIDENCES = ("low", "moderate", "high")
 CONFIDENCE = re.compile(r"\(confidence: (low|moderate|high)\)$")
 HELPER = re.compile(r"\b(U8|U16|U32|U64|UINT|ULONG)_CMP_(LT|LE|GT|GE)(?:_WIDE)?\b")
@@ -146,8 +151,8 @@ class Block:
         return self.start + len(self.removed) - 1
 
     def is_include(self):
-        return not self.removed and [a.strip() for a in self.added if a.strip()] == \
-            [HEADER_INCLUDE]
+        added = [a for a in self.added if a.strip()]
+        return not self.removed and len(added) == 1 and is_header_include(added[0])
 
 
 def blocks_of(fdiff):
@@ -644,9 +649,9 @@ def include_after_local(fc):
     first there is right); else None."""
     lines = fc.new_text.split("\n")
     linux = [i for i, l in enumerate(lines) if re.match(r"\s*#\s*include\s*<linux/", l)
-             and l.strip() != HEADER_INCLUDE]
+             and not is_header_include(l)]
     for i, (line, was_added) in enumerate(zip(lines, fc.added)):
-        if not (was_added and line.strip() == HEADER_INCLUDE) or not linux:
+        if not (was_added and is_header_include(line)) or not linux:
             continue
         before = [j for j in linux if j < i]
         if any(re.match(r'\s*#\s*include\s*"', l)
