@@ -406,12 +406,14 @@ def includers(src, path, limit=3, index=None):
         cands = index[path]
     else:
         d = os.path.dirname(path)
-        inc = '#include "%s"' % os.path.basename(path)
+        # every spelling: kernel/sched/build_policy.c has # include "ext.c"
+        inc = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(os.path.basename(path)),
+                         re.M)
         cands = []
         for f in sorted(os.listdir(os.path.join(src, d))):
             if f.endswith(".c") and os.path.join(d, f) != path:
                 with open(os.path.join(src, d, f), errors="replace") as fh:
-                    if inc in fh.read():
+                    if inc.search(fh.read()):
                         cands.append(os.path.join(d, f))
     out = []
     for c in cands:

@@ -39,6 +39,9 @@ def reconciled_rcupdate(text):
     incs = [i for i, l in enumerate(lines[:defs[0]]) if l.startswith("#include <linux/")]
     for i in reversed(defs):
         del lines[i]
+        # the defines stood alone between blank lines: leave one blank line, not two
+        if 0 < i < len(lines) and lines[i] == "" and lines[i - 1] == "":
+            del lines[i]
     lines.insert(incs[-1] + 1 if incs else defs[0], "#include <linux/wrapcmp.h>")
     return "\n".join(lines)
 

@@ -24,8 +24,11 @@ fast pass left them to the build (TYPES=direct): `make series` makes it.  OUT/se
 
 and OUT/series-check.txt: checkpatch --strict output per patch and the verification.
 
-Grouping and subject prefixes: see series_groups.py.  To:/Cc: come from the tree's
-scripts/get_maintainer.pl --nogit --nogit-fallback; Signed-off-by (and the MAINTAINERS
+Grouping and subject prefixes: see series_groups.py.  To:/Cc: come from each file's most
+specific MAINTAINERS entry (series_groups.recipients: To: M:, Cc: R: and L:; a file with
+no entry: the closest parent entry, with linux-kernel in Cc:); the cover letter goes To:
+the header patch's maintainers and the lists two patches share (at most 12) and names the
+rest in its text; Signed-off-by (and the MAINTAINERS
 entry's M:) from `git config user.name`/`user.email` (an error if unset).
 
 The object code: `make series-buildcheck` builds the series made here and writes
@@ -173,25 +176,40 @@ def git_text(repo, ref, path):
 
 # ---------------------------------------------------------------- the tree's tools
 
-def get_maintainers(work, patch):
-    script = os.path.join(work, "scripts", "get_maintainer.pl")
-    if not os.path.exists(script):
-        die("%s has no scripts/get_maintainer.pl" % work)
-    p = run(["perl", script, "--nogit", "--nogit-fallback", "--rolestats", patch], cwd=work,
-            check=False)
-    if p.returncode != 0:
-        die("get_maintainer.pl failed on %s: %s" % (patch, p.stderr[-1000:]))
-    to, cc = [], []
-    for line in p.stdout.splitlines():
-        m = re.match(r"^(.*?)\s*\((.*)\)\s*$", line)
-        addr, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
-        if not addr or "@" not in addr:
-            continue
-        if re.match(r"(maintainer|supporter|odd fixer|chief penguin)", role):
-            to.append(addr)
-        else:
-            cc.append(addr)
-    return to, cc
+COVER_TO_CAP = 12
+
+
+def cover_recipients(addressed, new_header):
+    """(to, rest) of the cover letter: To: the header patch's maintainers and the lists
+    that at least two patches share (every list when there is one patch), at most
+    COVER_TO_CAP addresses; rest: every other address of the patches, named in the
+    letter's text."""
+    lists = collections.Counter(a for to, cc in addressed for a in set(to + cc)
+                                if groups_mod.is_list(a))
+    to = list(addressed[0][0]) if new_header else []
+    need = 2 if len(addressed) > 1 else 1
+    for a, n in sorted(lists.items(), key=lambda t: (-t[1], t[0])):
+        if n >= need and a not in to:
+            to.append(a)
+    to = to[:COVER_TO_CAP]
+    rest = []
+    for t, c in addressed:
+        rest += [a for a in t + c if a not in to and a not in rest]
+    return to, rest
+
+
+def series_commands(args, run_dir, out, built):
+    """The commands that made the series, as a reader runs them: TREE=linux (the tree's
+    own folder), OUT=out, the run's folder named relative to it; the build check and the
+    second make series only when the build check ran.  No path of this machine."""
+    rel = os.path.relpath(run_dir, out)
+    run_out = "out" if rel == "." else "out/" + rel if not rel.startswith("..") else "run"
+    cmds = ["make run TREE=linux OUT=%s CONFIDENCE=%s EXISTING=%s TYPES=%s" % (
+        run_out, args.confidence, args.existing, args.types),
+        "make series TREE=linux OUT=out"]
+    if built:
+        cmds += ["make series-buildcheck TREE=linux OUT=out", "make series TREE=linux OUT=out"]
+    return cmds
 
 
 def add_headers(path, to, cc):
@@ -310,8 +328,10 @@ def parse_args(argv):
                     "/var/cache/wrapcmp/series-work/NAME-OF-TREE)")
     ap.add_argument("--fresh", action="store_true", help="copy the tree again even if the "
                     "scratch folder has a copy of it")
-    ap.add_argument("--merge-below", type=int, default=2, help="areas with fewer rewritten "
-                    "sites than this are merged into a shared enclosing area (default 2)")
+    ap.add_argument("--merge-below", type=int, default=0, help="areas with fewer rewritten "
+                    "sites than this are merged into a shared enclosing area (default 0: "
+                    "one patch per most specific MAINTAINERS entry, as netdev and most "
+                    "subsystems take them)")
     ap.add_argument("--split-above", type=int, default=12, help="a patch with more files than "
                     "this is split by directory (default 12)")
     ap.add_argument("--date", help="author and commit date (default: now), e.g. for "
@@ -474,6 +494,9 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     meta, fixups, after_local = [], [], []
     first = 2 if new_header else 1
     n_patches = len(groups) + (1 if new_header else 0)
+    prefixes = groups_mod.unique_prefixes(
+        groups, [groups_mod.prefix_for(g, tree, is_git, run) for g in groups])
+    subjects = {}
     for i, g in enumerate(groups):
         gsites, repl, idioms = [], {}, {}
         for f in g.files:
@@ -494,10 +517,13 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
                 idioms[id(s)] = series_sites.idiom_of(s, fc.old_text)
         run(["git", "add", "-f", "--"] + g.files, cwd=work)
         staged = run(["git", "diff", "--cached", "--"] + g.files, cwd=work).stdout
-        prefix = groups_mod.prefix_for(g, tree, is_git, run)
         subject, body = series_text.commit_message(
-            g, prefix, gsites, repl, idioms,
+            g, prefixes[i], gsites, repl, idioms,
             buildcheck.lines_for(series_text.file_changes(staged)), ident, new_header)
+        if subject in subjects:	# unique_prefixes makes this impossible; never send it
+            die("two patches would have the subject %r: %s and %s"
+                % (subject, subjects[subject], g.label))
+        subjects[subject] = g.label
         run(["git", "commit", "-q", "--no-verify", "-F", "-"], cwd=work, env=env,
             inp=subject + "\n\n" + body)
         num = "%02d" % (first + i) if n_patches < 100 else "%03d" % (first + i)
@@ -516,13 +542,18 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     assert len(numbered) == n_patches, (len(numbered), n_patches)
 
     # Addresses.
-    all_to, all_cc = [], []
-    for p in numbered:
-        to, cc = get_maintainers(work, p)
+    # Addresses: each patch To: its entry's M:, Cc: its R: and L: (series_groups.recipients,
+    # on the MAINTAINERS that has the header patch's entry).
+    wsections = groups_mod.read_maintainers(work)
+    patch_files = ([header_files] if new_header else []) + [g.files for g in groups]
+    addressed, no_to = [], []
+    for p, files in zip(numbered, patch_files):
+        to, cc = groups_mod.recipients(wsections, files)
+        if not to:
+            no_to.append(os.path.basename(p))
         add_headers(p, to, cc)
-        all_to += [a for a in to if a not in all_to]
-        all_cc += [a for a in cc if a not in all_cc and a not in all_to]
-    all_cc = [a for a in all_cc if a not in all_to]
+        addressed.append((to, cc))
+    cover_to, cover_rest = cover_recipients(addressed, new_header)
 
     report, errors, old_errors, warnings, checks = check_patches(
         work, numbered, n_patches, env, work_root)
@@ -552,26 +583,30 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
                                                 if os.path.isfile(os.path.join(tree, s["path"]))
                                                 else "")) for s in left_out],
         "merge_below": args.merge_below, "split_above": args.split_above,
-        "commands": ["make run TREE=%s OUT=%s CONFIDENCE=%s EXISTING=%s TYPES=%s" % (
-            tree, run_dir, args.confidence, args.existing, args.types),
-            "make series TREE=%s OUT=%s" % (tree, out),
-            "make series-buildcheck TREE=%s OUT=%s" % (tree, out),
-            "make series TREE=%s OUT=%s" % (tree, out)],
+        "commands": series_commands(args, run_dir, out, buildcheck.configs()),
         "types": args.types, "errors": errors, "warnings": warnings, "checks": checks,
         "old_errors": old_errors, "verify": verify, "buildcheck": buildcheck,
         "fixups": fixups, "include_after_local": after_local, "version": version,
     }
-    text = read_text(cover).replace("@@COVER@@", series_text.cover_letter(ctx))
+    cover_text = series_text.cover_letter(ctx)
+    if cover_rest:
+        cover_text = cover_text.rstrip("\n") + "\n\n" + series_text.wrap(
+            "This letter goes to the lists the patches share and the header patch's "
+            "maintainers; each patch goes to its own maintainers, reviewers and lists, "
+            "%d more: %s." % (len(cover_rest), ", ".join(cover_rest)))
+    text = read_text(cover).replace("@@COVER@@", cover_text)
     series_sites.write_text(cover, text)
-    add_headers(cover, all_to, all_cc)
+    add_headers(cover, cover_to, [])
+    if no_to:
+        log("warning: no To: in %s" % ", ".join(no_to))
 
     # send.sh: written, never run.
     send = os.path.join(series, "send.sh")
     with open(send, "w") as f:
         f.write("#!/bin/sh\n"
                 "# Written by scripts/wrapcmp-series; review the patches, then run it.\n"
-                "# Each patch carries its own To:/Cc: from get_maintainer.pl; the cover\n"
-                "# letter goes to all of them.\n"
+                "# Each patch carries its own To:/Cc: from its MAINTAINERS entry; the\n"
+                "# cover letter goes to the shared lists and the header's maintainers.\n"
                 "set -e\n"
                 "cd \"$(dirname \"$0\")\"\n"
                 "exec git send-email --thread --no-chain-reply-to --confirm=always \\\n"

@@ -9,7 +9,10 @@ the enclosing area has files of its own; a patch with more than split_above file
 by the next directory level; patches that touch only include/ come first, then by path.
 
 Subject prefixes: from `git log` when the tree is a git repository (the most common
-"prefix: " of the last 40 commits touching the files); otherwise from the path where the
+"prefix: " of the last 40 commits touching the files); otherwise from the table
+subject_prefixes.tsv beside this file (a path pattern, the prefix the subsystem uses, and a
+real subject that shows it, a row each), when it gives every file of the patch the same
+prefix; otherwise from the path where the
 path names the subsystem (drivers/net/ethernet/<vendor>/<name>/, fs/<name>/, net/<name>/,
 include/net/<name>/, ...), else from the MAINTAINERS section ("SCTP PROTOCOL" -> "sctp"),
 else from the path's folder and file name.  "treewide" only for a patch whose files share
@@ -262,6 +265,50 @@ def git_log_prefix(tree, files, run):
     return None
 
 
+PREFIX_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "subject_prefixes.tsv")
+_table = None
+
+
+def prefix_table(path=PREFIX_TABLE):
+    """[(compiled pattern, prefix template)] of subject_prefixes.tsv, in its order; a
+    malformed row is an error that names the file and line."""
+    global _table
+    if _table is not None and path == PREFIX_TABLE:
+        return _table
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise Fatal("cannot read the subject prefix table %s: %s" % (path, e.strerror or e))
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        try:
+            if len(cols) != 3 or not all(c.strip() for c in cols):
+                raise ValueError("want 3 tab-separated columns: pattern, prefix, source")
+            rx = re.compile(cols[0])
+            for k in re.findall(r"\{(\d+)\}", cols[1]):
+                if not 1 <= int(k) <= rx.groups:
+                    raise ValueError("{%s} but the pattern has %d group(s)" % (k, rx.groups))
+        except (ValueError, re.error) as e:
+            raise Fatal("%s:%d: %s" % (path, n, e))
+        rows.append((rx, cols[1]))
+    if path == PREFIX_TABLE:
+        _table = rows
+    return rows
+
+
+def table_prefix(path, rows=None):
+    """The prefix the table gives a file, or None."""
+    for rx, template in prefix_table() if rows is None else rows:
+        m = rx.match(path)
+        if m:
+            return re.sub(r"\{(\d+)\}", lambda k: m.group(int(k.group(1))) or "", template)
+    return None
+
+
 def prefix_for(g, tree, is_git, run):
     """The subject prefix of group g (see the module's text)."""
     files = g.files
@@ -269,6 +316,10 @@ def prefix_for(g, tree, is_git, run):
         p = git_log_prefix(tree, files, run)
         if p:
             return p
+    code = [f for f in files if not BUILD_FILES.search(f)] or files
+    tab = collections.Counter(table_prefix(f) for f in code)
+    if len(tab) == 1 and None not in tab:
+        return next(iter(tab))
     prefs = collections.Counter(path_prefix(f, generic=False) for f in files)
     if len(prefs) == 1 and None not in prefs:
         return next(iter(prefs))
@@ -356,3 +407,125 @@ def make_groups(files, sections, per_file, merge_below, split_above):
     out.sort(key=lambda g: (0 if all(f.startswith("include/") for f in g.files) else 1,
                             g.files[0]))
     return out, best
+
+
+# ---------------------------------------------------------------- recipients
+
+# Files that only wire a patch's other files into the build: they add no maintainer of
+# their own (lib/Makefile has no entry but THE REST, and a stem match would be noise).
+BUILD_FILES = re.compile(r"(^|/)(Makefile|Kbuild|Kconfig[^/]*)$")
+
+
+def _literal(pattern):
+    return re.sub(r"[*?].*$", "", pattern)
+
+
+def closest_entry(sections, path):
+    """The entry a file with no entry of its own (only THE REST matches) goes to: the
+    entry that lists a file of the same stem (include/linux/jiffies.h ->
+    kernel/time/jiffies.c's entry), the one sharing most leading folders first; else an
+    entry with a pattern in the nearest parent folder, the longest shared name first;
+    None when there is neither."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    comps = path.split("/")[:-1]
+
+    def shared(p):
+        n = 0
+        for a, b in zip(p.split("/")[:-1], comps):
+            if a != b:
+                break
+            n += 1
+        return n
+    cands = []
+    for s in sections:
+        if s.name.startswith(THE_REST):
+            continue
+        for pat, _ in s.files:
+            lit = _literal(pat)
+            if lit == pat and os.path.splitext(os.path.basename(pat))[0] == stem:
+                cands.append((-shared(pat), s.order, s))
+    if cands:
+        return min(cands, key=lambda t: t[:2])[2]
+    for depth in range(len(comps), 0, -1):
+        d = "/".join(comps[:depth]) + "/"
+        best = None
+        for s in sections:
+            if s.name.startswith(THE_REST):
+                continue
+            for pat, _ in s.files:
+                lit = _literal(pat)
+                if lit.startswith(d) and "/" not in lit[len(d):].rstrip("/"):
+                    name = lit[len(d):]
+                    k = len(os.path.commonprefix([name, os.path.basename(path)]))
+                    if best is None or (-k, s.order) < best[:2]:
+                        best = (-k, s.order, s)
+        if best:
+            return best[2]
+    return None
+
+
+def entry_of(sections, path):
+    """(section, fallback): the most specific entry of path, fallback True when the file
+    has no entry and the closest parent entry stands in (None: not even that)."""
+    ms = [s for _, s in matches(sections, path) if not s.name.startswith(THE_REST)]
+    if ms:
+        return ms[0], False
+    return closest_entry(sections, path), True
+
+
+def recipients(sections, files):
+    """(to, cc) of a patch touching files: To: the M: of each file's most specific entry,
+    Cc: its R: and L:; a file with no entry: the closest parent entry's, with THE REST's
+    lists (linux-kernel) in Cc too.  Each address once, To: first."""
+    rest = next((s for s in sections if s.name.startswith(THE_REST)), None)
+    to, cc = [], []
+    for f in files:
+        if BUILD_FILES.search(f) and len(files) > 1:
+            continue
+        s, fallback = entry_of(sections, f)
+        if s is not None:
+            to += [a for a in s.fields.get("M", []) if a not in to]
+            cc += [a for a in s.fields.get("R", []) + s.fields.get("L", []) if a not in cc]
+        if (fallback or s is None) and rest is not None:
+            if s is None:
+                to += [a for a in rest.fields.get("M", []) if a not in to]
+            cc += [a for a in rest.fields.get("L", []) if a not in cc]
+    # every patch goes to a list: where no entry has one, THE REST's (linux-kernel)
+    if rest is not None and not any(is_list(a) for a in cc):
+        cc += [a for a in rest.fields.get("L", []) if a not in cc]
+    cc = [a for a in cc if a not in to]
+    return to, cc
+
+
+def is_list(addr):
+    return "<" not in addr
+
+
+def unique_prefixes(groups, prefixes):
+    """prefixes made unique among groups: a prefix two groups share gets the folder or
+    file that tells them apart ('net: bnx2', 'net: ionic'); the last resort numbers
+    them.  A patch's subject starts with its prefix, so equal prefixes are the only way
+    to equal subjects of the same helpers."""
+    out = list(prefixes)
+    for _ in range(3):
+        count = collections.Counter(out)
+        if max(count.values(), default=0) < 2:
+            break
+        for i, g in enumerate(groups):
+            if count[out[i]] < 2:
+                continue
+            d = common_dir(g.files)
+            stems = {os.path.splitext(os.path.basename(f))[0] for f in g.files}
+            words = out[i].replace("/", ": ").split(": ")
+            for cand in ([d.split("/")[-1]] if d else []) + \
+                    ([next(iter(stems))] if len(stems) == 1 else []):
+                if cand and cand not in words:
+                    out[i] = "%s: %s" % (out[i], cand)
+                    break
+    seen = collections.Counter()
+    count = collections.Counter(out)
+    for i, p in enumerate(out):
+        if count[p] > 1:
+            seen[p] += 1
+            out[i] = "%s (%d/%d)" % (p, seen[p], count[p])
+    return out

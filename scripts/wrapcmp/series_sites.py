@@ -5,7 +5,8 @@ the series can leave some out, whitespace-exact: a statement where a site the se
 rewrites meets a site of the report it leaves unconverted (below the patch confidence, or
 reported only) keeps its original text, whole.  The lines the series adds then get
 whitespace-only fixes: tabs for a rewritten line's space indent, a space between a cast and
---/++, and a line over 100 columns wrapped at the comma of a helper's arguments.
+--/++, and a line over 100 columns (80 in netdev's files) wrapped at the comma of a
+helper's arguments.
 """
 import collections
 import json
@@ -33,6 +34,14 @@ PLAIN = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
 KIND_OF_RULE = {"wrapcmp_cast": "cast", "wrapcmp_signed": "signed",
                 "wrapcmp_temporary": "temporary"}
 MAX_COLUMNS = 100
+# netdev still wants 80 columns (Documentation/process/maintainer-netdev.rst)
+NETDEV_COLUMNS = 80
+NETDEV_PATHS = re.compile(r"(net|drivers/net|include/net)/")
+
+
+def max_columns(path):
+    """The line length the file's subsystem wants: 80 for netdev's files, else 100."""
+    return NETDEV_COLUMNS if NETDEV_PATHS.match(path or "") else MAX_COLUMNS
 
 
 # ---------------------------------------------------------------- text helpers
@@ -540,13 +549,13 @@ def indent_to(col):
     return "\t" * (col // 8) + " " * (col % 8)
 
 
-def rewrap(line):
-    """A line over MAX_COLUMNS columns cut in two at the comma of a helper call's
-    arguments, the second part aligned with the character after the call's '(' (what
-    checkpatch wants of a continuation); None when no such cut fits."""
+def rewrap(line, limit=MAX_COLUMNS):
+    """A line over limit columns cut in two at the comma of a helper call's arguments,
+    the second part aligned with the character after the call's '(' (what checkpatch
+    wants of a continuation); None when no such cut fits."""
     body = line.rstrip("\r\n")
     end = line[len(body):]
-    if columns(body) <= MAX_COLUMNS:
+    if columns(body) <= limit:
         return None
     for start, stop, _ in calls_in(body):
         open_at = body.index("(", start)
@@ -562,7 +571,7 @@ def rewrap(line):
         for c in reversed(commas):
             first = body[:c + 1].rstrip()
             second = indent_to(col) + body[c + 1:].lstrip()
-            if columns(first) <= MAX_COLUMNS and columns(second) <= MAX_COLUMNS and \
+            if columns(first) <= limit and columns(second) <= limit and \
                     body[c + 1:].strip():
                 return [first + end, second + end]
     return None
@@ -596,9 +605,11 @@ def leading(line):
 def finish(fc):
     """fc.new_text: the kept blocks applied, then the whitespace fixes on added lines:
     FIXUPS; a continuation line aligned with the open parenthesis of the line before, or,
-    after an operator, indented as the original continuation line was; a line over 100
-    columns wrapped at the comma of a helper's arguments."""
+    after an operator, indented as the original continuation line was; a line over
+    max_columns() (80 in netdev's files, else 100) wrapped at the comma of a helper's
+    arguments."""
     text, origins = apply_blocks(fc.path, fc.old_text, fc.blocks, origins=True)
+    limit = max_columns(fc.path)
     lines = lines_of(text)
     out, flags, done = [], [], []
     for line, origin in zip(lines, origins):
@@ -623,10 +634,10 @@ def finish(fc):
             if want is not None and leading(line) != want and line.strip():
                 line = want + line.lstrip(" \t")
                 done.append((len(out) + 1, what))
-        cut = rewrap(line)
+        cut = rewrap(line, limit)
         if cut:
             done.append((len(out) + 1, "wrapped at the helper's comma (over %d columns)"
-                         % MAX_COLUMNS))
+                         % limit))
             out.extend(cut)
             flags.extend([True, True])
         else:

@@ -186,7 +186,16 @@ class Buildcheck:
     def summary(self):
         if not self.doc:
             return None
-        return ["%s: %s" % (label, c.get("status", "?")) for _, label, c in self.configs()]
+        out = []
+        for _, label, c in self.configs():
+            line = "%s: %s" % (label, c.get("status", "?"))
+            failed = c.get("failed_before") or []
+            if failed:	# their diagnostics say nothing about the series
+                line += " (%d object%s that did not build before the series either: not " \
+                    "compared: %s)" % (len(failed), "" if len(failed) == 1 else "s",
+                                       ", ".join(failed))
+            out.append(line)
+        return out
 
 
 def file_changes(patch_text):
@@ -232,6 +241,46 @@ def subject_for(prefix, helpers):
     return subject
 
 
+CAST = re.compile(r"^\(\s*([A-Za-z_][\w ]*?)\s*\)\s*\(.*\)\s*([<>]=?)\s*0$")
+SIGNED = re.compile(r"\s([<>]=?)\s*0$")
+IDIOM_WORDS = {
+    "cast": "a difference cast to a signed type",
+    "signed": "the plain difference of signed counters",
+    "temporary": "a difference kept in a signed temporary",
+}
+
+
+def idiom_text(kind, sites, idioms):
+    """The idiom of the sites of kind as they really are: the casts and operators as
+    written ("(s64)(a - b) < 0, (int)(a - b) >= 0"); the casts alone where there are
+    more than three forms; the words alone where the sites' text shows neither."""
+    forms, casts = [], []
+    for s in sites:
+        if s["rule"] != "wrapcmp_" + kind:
+            continue
+        code = " ".join((idioms.get(id(s)) or s["matched"] or "").split())
+        form = None
+        if kind == "cast":
+            m = CAST.match(code)
+            if m:
+                cast = " ".join(m.group(1).split())
+                form = "(%s)(a - b) %s 0" % (cast, m.group(2))
+                casts += [cast] if cast not in casts else []
+        else:
+            m = SIGNED.search(code)
+            if m:
+                form = ("a - b %s 0" if kind == "signed" else "d = a - b; ... d %s 0") % \
+                    m.group(1)
+        if form and form not in forms:
+            forms.append(form)
+    if forms and len(forms) <= 3:
+        return "%s, %s" % (IDIOM_WORDS[kind], ", ".join(forms))
+    if kind == "cast" and 1 <= len(casts) <= 3:
+        return "%s, %s compared with 0" % (IDIOM_WORDS[kind], ", ".join(
+            "(%s)(a - b)" % c for c in casts))
+    return IDIOM_WORDS[kind]
+
+
 def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_header):
     """(subject, body) of the patch of group g.  sites: the sites it rewrites, in order;
     repl: {id(site): the call that replaces it}; idioms: {id(site): the idiom as written}."""
@@ -249,18 +298,23 @@ def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_head
     count = "" if n <= 1 else " (%d sites)" % n
     if len(kinds) > 1:
         text = "%s free-running counters through a signed difference%s: %s." % (
-            who, count, "; ".join(IDIOMS[k] for k in kinds))
+            who, count, "; ".join(idiom_text(k, sites, idioms) for k in kinds))
     else:
         text = "%s free-running counters through %s%s." % (
-            who, "".join(IDIOMS[k] for k in kinds) or "a signed difference", count)
+            who, "".join(idiom_text(k, sites, idioms) for k in kinds) or
+            "a signed difference", count)
     body = [wrap(text), ""]
     body += [wrap(" ".join(EXPLAIN[k] for k in kinds)), ""] if kinds else []
     new = [s for s in sites if not s["existing"]]
     existing = [s for s in sites if s["existing"]]
     if new:
-        body += [wrap(NEW_HELPERS if new_header else
-                      "Replace them with the helpers of <linux/wrapcmp.h>, which compute the "
-                      "same two's-complement answer in unsigned arithmetic only."), ""]
+        text = NEW_HELPERS if new_header else \
+            "Replace them with the helpers of <linux/wrapcmp.h>, which compute the same " \
+            "two's-complement answer in unsigned arithmetic only."
+        if len(new) == 1:
+            text = text.replace("Replace them with the helpers", "Replace it with the "
+                                "helper").replace("which compute ", "which computes ")
+        body += [wrap(text), ""]
     if existing:
         names = sorted({h for s in existing for h in helper_names(s, repl.get(id(s)))})
         defs = "; ".join("%s(a, b) of %s is %s" % (h, KERNEL_HELPERS[h][0], KERNEL_HELPERS[h][1])
@@ -519,11 +573,13 @@ def cover_letter(ctx):
                 lines.append("      never wraps: %s    may wrap: %s" % (r[1], r[2]))
             else:
                 lines.append("  %s:%d: %s" % (s["path"], s["line"], s["msg"]))
+    merge = ("areas with fewer than %d sites are merged into the enclosing area they share "
+             "(never THE REST)" % ctx["merge_below"] if ctx["merge_below"] > 1 else
+             "each section gets patches of its own")
     lines += ["", wrap("Grouping: each file goes to the MAINTAINERS section with the longest "
-                       "matching F: pattern; areas with fewer than %d sites are merged into "
-                       "the enclosing area they share (never THE REST); patches with more than "
-                       "%d files are split by directory; patches touching only include/ come "
-                       "first, then the rest by path." % (ctx["merge_below"], ctx["split_above"])),
+                       "matching F: pattern; %s; patches with more than %d files are split by "
+                       "directory; patches touching only include/ come first, then the rest "
+                       "by path." % (merge, ctx["split_above"])),
               "", "How this series was made and checked:", ""]
     lines += ["  " + c for c in ctx["commands"]]
     lines += ["", wrap(
@@ -533,15 +589,13 @@ def cover_letter(ctx):
         "(TYPES=%s); the second splits its diff, runs scripts/checkpatch.pl --strict on "
         "every patch (%d new ERRORs, %d WARNINGs, %d new CHECKs), applies the series with "
         "git am to a pristine git copy of the tree and checks that the result equals the "
-        "tree patched with the whole diff; the third builds every touched file before and "
-        "after the series (x86_64 and i386 allmodconfig, and the whole kernel in x86_64 "
-        "defconfig) and compares diagnostics and object code; running the second again "
-        "puts those figures into each patch." % (
-            ctx["types"], len(ctx["errors"]), len(ctx["warnings"]), len(ctx["checks"]))), ""]
+        "tree patched with the whole diff; %s" % (
+            ctx["types"], len(ctx["errors"]), len(ctx["warnings"]), len(ctx["checks"]),
+            buildcheck_words(ctx["buildcheck"]))), ""]
     lines += ctx["verify"]
     bc = ctx["buildcheck"].summary()
     lines += [""] + (["Object code (make series-buildcheck, per patch in each message):"] +
-                     ["  " + l for l in bc] if bc else [NOT_COMPARED])
+                     [wrap(l, indent="    ", first="  ") for l in bc] if bc else [NOT_COMPARED])
     if ctx["fixups"]:
         lines += ["", wrap("Whitespace fixed on rewritten lines, so that checkpatch has "
                            "nothing to say about them (the tokens are as the rule wrote "
@@ -573,6 +627,20 @@ def cover_letter(ctx):
     if ctx["version"]:
         lines += ["", "Based on Linux %s (%s)." % ctx["version"]]
     return "\n".join(lines)
+
+
+def buildcheck_words(bc):
+    """What the cover letter says the build check did: only the configurations that ran
+    (OUT/buildcheck.json), none when it has not run."""
+    labels = [label for _, label, _ in bc.configs()]
+    if not labels:
+        return ("make series-buildcheck has not run on this series, so no object code was "
+                "compared.")
+    return ("the third builds the touched files before and after the series in %s, the "
+            "configuration%s that ran, and compares diagnostics and object code; running "
+            "the second again puts those figures into each patch." % (
+                " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1
+                             else labels), "s" if len(labels) > 1 else ""))
 
 
 def short_reason(s):

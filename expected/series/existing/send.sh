@@ -1,7 +1,7 @@
 #!/bin/sh
 # Written by scripts/wrapcmp-series; review the patches, then run it.
-# Each patch carries its own To:/Cc: from get_maintainer.pl; the cover
-# letter goes to all of them.
+# Each patch carries its own To:/Cc: from its MAINTAINERS entry; the
+# cover letter goes to the shared lists and the header's maintainers.
 set -e
 cd "$(dirname "$0")"
 exec git send-email --thread --no-chain-reply-to --confirm=always \

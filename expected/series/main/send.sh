@@ -1,7 +1,7 @@
 #!/bin/sh
 # Written by scripts/wrapcmp-series; review the patches, then run it.
-# Each patch carries its own To:/Cc: from get_maintainer.pl; the cover
-# letter goes to all of them.
+# Each patch carries its own To:/Cc: from its MAINTAINERS entry; the
+# cover letter goes to the shared lists and the header's maintainers.
 set -e
 cd "$(dirname "$0")"
 exec git send-email --thread --no-chain-reply-to --confirm=always \
@@ -12,8 +12,9 @@ exec git send-email --thread --no-chain-reply-to --confirm=always \
 	0003-baz-use-U32_CMP_LT-for-wrapping-counter-comparisons.patch \
 	0004-big-beta-use-U32_CMP_LE-and-U32_CMP_LT.patch \
 	0005-foo-use-wrapcmp-helpers-for-counter-comparisons.patch \
-	0006-quxring-use-U32_CMP_GT-for-wrapping-counter-comparis.patch \
+	0006-lib-quxring-use-U32_CMP_GT-for-wrapping-counter-comp.patch \
 	0007-bar-use-wrapcmp-helpers-for-counter-comparisons.patch \
 	0008-tcp-use-U32_CMP_GT-and-before.patch \
-	0009-net-use-U32_CMP_GE-and-U32_CMP_GT.patch \
+	0009-smalla-use-U32_CMP_GT-for-wrapping-counter-compariso.patch \
+	0010-smallb-use-U32_CMP_GE-for-wrapping-counter-compariso.patch \
 
