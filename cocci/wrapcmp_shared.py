@@ -527,7 +527,12 @@ WRAPCMP_HELPER_WIDTH = {"U8": "8", "U16": "16", "U32": "32", "UINT": "32", "ULON
 def wrapcmp_uncast(text, helper, in_macro):
 	"""The operand without a cast that the conversion done by the helper makes redundant, or
 	None: (uN)((T)x) == (uN)x for every integer x when T has at least N bits
-	(tests/prove_conversions.py; a pointer or floating x is then a build error)."""
+	(tests/prove_conversions.py; a pointer or floating x is then a build error).  Never for
+	ULONG_CMP_LT() and ULONG_CMP_GE(): they are the names of rcupdate.h's old macros, and
+	<linux/wrapcmp.h> checks at build time that a - b of their arguments is as wide as
+	unsigned long, which a dropped cast can change (a long and a (long)s64 on 32-bit)."""
+	if helper in ("ULONG_CMP_LT", "ULONG_CMP_GE"):
+		return None
 	t = wrapcmp_strip_parens(" ".join(str(text).split()))
 	m = re.match(r"\(\s*([A-Za-z_][\w ]*?)\s*\)\s*(\S.*)$", t)
 	if not m:

@@ -3,8 +3,9 @@
 """Differential test of every rewrite: testcases/NAME.c against expected/NAME.res.
 
 For each testcase that has an expected result, both files are built as hosted
-programs with -I tests/shim -I include (the header's hosted branch; the
-header given by WRAPCMP_HEADER is put first on the include path):
+programs with -I tests/shim -I include (tests/shim's <linux/types.h> and
+<linux/limits.h> serve the kernel header in userspace; the header given by
+WRAPCMP_HEADER is put on the include path before include/):
 
     original  gcc -O0 -fwrapv                                   (wrapping meaning)
     rewrite   gcc -O2 -fsanitize=undefined -fno-sanitize-recover=all

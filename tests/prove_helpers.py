@@ -5,11 +5,11 @@
 The header (WRAPCMP_HEADER, default include/linux/wrapcmp.h; the hosted
 include/wrapcmp.h works the same way) is run through the C preprocessor as
 a compiler sees it, one branch at a time:
-  include/linux/wrapcmp.h  hosted-lp64 (gcc -E, <stdint.h>), hosted-ilp32
-                           (i686-linux-gnu-gcc -E), kernel-lp64 and
-                           kernel-ilp32 (-D__KERNEL__ -nostdinc, with a
-                           <linux/types.h> and <linux/limits.h> that hold the
-                           kernel's u8..u64 typedefs and MAX macros);
+  include/linux/wrapcmp.h  kernel-lp64 and kernel-ilp32 (-D__KERNEL__
+                           -nostdinc, with a <linux/types.h> and
+                           <linux/limits.h> that hold the kernel's u8..u64
+                           typedefs and MAX macros; the header has no other
+                           branch: it includes those two unconditionally);
   include/wrapcmp.h        checked-lp64, checked-ilp32 (gcc: WRAPCMP_CHECKED
                            is 1) and unchecked-lp64, unchecked-ilp32
                            (-DWRAPCMP_CHECKED=0, the plain C99 forms).
@@ -26,7 +26,13 @@ with each of x and y exactly once, converted by an explicit cast to the
 parameter type where the branch is checked (so that -fsanitize=
 implicit-conversion has nothing to report) and given as it is otherwise.
 In a checked branch the sizeof() part must test __builtin_classify_type() of
-both arguments (and, for _WIDE, sizeof((x) - (y)) against the width).
+both arguments (and, for _WIDE, sizeof((x) - (y)) against the width).  The
+kernel header's ULONG_CMP_LT and ULONG_CMP_GE, and no other macro, must also
+check what makes them compute what rcupdate.h's macros of those names did:
+sizeof((x) - (y)) >= sizeof(unsigned long) || (sizeof(x) < sizeof(int) &&
+sizeof(y) < sizeof(int)), and sizeof((x) - (y)) <= sizeof(unsigned long)
+(tests/prove_conversions.py proves that this holds for exactly the argument
+types where they do).
 
 For every family X, width N (from X: U8 8, U16 16, U32 32, U64 64, UINT int,
 ULONG long) and OP, it proves for all 64-bit inputs x, y (any integer
@@ -177,16 +183,15 @@ class Branch:
 
 
 def is_kernel_header(text):
-    return re.search(r"^\s*#\s*ifdef\s+__KERNEL__\b", text, re.M) is not None
+    """The kernel's header includes <linux/types.h>; the hosted one <stdint.h>."""
+    return re.search(r"^\s*#\s*include\s*<linux/types\.h>", text, re.M) is not None
 
 
 def branches(text):
     i686 = shutil.which("i686-linux-gnu-gcc")
     ilp32 = [i686] if i686 else ["gcc", "-m32"]
     if is_kernel_header(text):
-        return [Branch("hosted-lp64", "lp64", ["gcc"], False, True),
-                Branch("hosted-ilp32", "ilp32", ilp32, False, True),
-                Branch("kernel-lp64", "lp64", ["gcc", "-nostdinc", "-D__KERNEL__"], True, True),
+        return [Branch("kernel-lp64", "lp64", ["gcc", "-nostdinc", "-D__KERNEL__"], True, True),
                 Branch("kernel-ilp32", "ilp32", ["gcc", "-nostdinc", "-D__KERNEL__"], True,
                        True)]
     return [Branch("checked-lp64", "lp64", ["gcc"], False, True),
@@ -196,7 +201,7 @@ def branches(text):
 
 
 def main_branch(text, model):
-    """The branch that code built with the header's own compiler uses: the __KERNEL__ one
+    """The branch that code built with the header's own compiler uses: the kernel one
     of the kernel header, the checked one of the hosted header."""
     want = ("kernel-" if is_kernel_header(text) else "checked-") + model
     return next(b for b in branches(text) if b.label == want)
@@ -368,10 +373,11 @@ class Macro:
     """One public macro's expansion: the call it makes (AST over PROBE_X, PROBE_Y), the
     function called, how the arguments are passed, and what its build-time checks test."""
 
-    def __init__(self, name, text, call, fn, explicit, checks, wide_bytes, msg_ok):
+    def __init__(self, name, text, call, fn, explicit, checks, wide_bytes, msg_ok, rcu):
         self.name, self.text, self.call, self.fn = name, text, call, fn
         self.explicit, self.checks, self.wide_bytes, self.msg_ok = explicit, checks, wide_bytes, \
             msg_ok
+        self.rcu = rcu          # the checks of rcupdate.h's two names: (narrow, wide) found
 
 
 def analyse_macro(name, text, model, typedefs, funcs):
@@ -421,6 +427,16 @@ def analyse_macro(name, text, model, typedefs, funcs):
                 % (v, v))
         if want in unevaluated:
             checks.append("int-" + v)
+    # rcupdate.h's ULONG_CMP_LT/GE: a - b exactly unsigned long wide, or both narrower
+    # than int.  Taken out before the _WIDE condition is looked for.
+    diff = r"sizeof \( \( %s \) - \( %s \) \)" % (PROBE_X, PROBE_Y)
+    rcu_narrow = (diff + r" >= sizeof \( unsigned long \) \|\| \( sizeof \( %s \) < "
+                  r"sizeof \( int \) && sizeof \( %s \) < sizeof \( int \) \)"
+                  % (PROBE_X, PROBE_Y))
+    rcu_wide = diff + r" <= sizeof \( unsigned long \)"
+    rcu = (re.search(rcu_narrow, unevaluated) is not None,
+           re.search(rcu_wide, unevaluated) is not None)
+    unevaluated = re.sub(rcu_wide, " ", re.sub(rcu_narrow, " ", unevaluated))
     wide_bytes = None
     m = re.search(r"sizeof \( \( %s \) - \( %s \) \) >= (sizeof \( [\w ]+ \)|\d+|\( \d+ \))"
                   % (PROBE_X, PROBE_Y), unevaluated)
@@ -438,7 +454,7 @@ def analyse_macro(name, text, model, typedefs, funcs):
     if name.endswith("_WIDE"):
         msg_ok = msg_ok and ((base + "(): ") in strings or
                              re.search(r"\b%s_argument\w*\s*:" % re.escape(base), text))
-    return Macro(name, text, call, fn, kinds[0], checks, wide_bytes, bool(msg_ok))
+    return Macro(name, text, call, fn, kinds[0], checks, wide_bytes, bool(msg_ok), rcu)
 
 
 def load_branch(text, branch):
@@ -487,8 +503,17 @@ def describe(fn, funcs, seen=None):
     return ", ".join(out)
 
 
+RCU_NAMES = ("ULONG_CMP_LT", "ULONG_CMP_GE")
+
+
 def check_macro(m, branch):
     """None, or what is wrong with the public macro m in this branch."""
+    if branch.kernel and m.name in RCU_NAMES and m.rcu != (True, True):
+        return ("does not check at build time that a - b is exactly unsigned long wide or "
+                "both arguments narrower than int, where rcupdate.h's %s() computed what it "
+                "does (found: narrow %s, wide %s)" % (m.name, m.rcu[0], m.rcu[1]))
+    if (not branch.kernel or m.name not in RCU_NAMES) and any(m.rcu):
+        return "has the checks of rcupdate.h's ULONG_CMP_LT/GE, which only those two take"
     if branch.checked and not m.explicit:
         return ("passes the arguments to %s() without an explicit cast: "
                 "-fsanitize=implicit-conversion reports a narrowing or sign change" % m.fn.name)
@@ -957,8 +982,11 @@ def main_proofs(path, tag=""):
                                % (m.wide_bytes, want))
             how = ("(%s)(a), (%s)(b)" % (m.fn.params[0][1], m.fn.params[1][1]) if m.explicit
                    else "a, b")
-            what = ("checks at build time that both arguments are integers%s, then " %
-                    (" and that a - b is %d bytes or wider" % m.wide_bytes if m.wide_bytes else "")
+            what = ("checks at build time that both arguments are integers%s%s, then " %
+                    (" and that a - b is %d bytes or wider" % m.wide_bytes if m.wide_bytes else "",
+                     " and, as rcupdate.h's %s() computed the same there, that a - b is "
+                     "exactly unsigned long wide or both arguments narrower than int"
+                     % name if all(m.rcu) else "")
                     if br.checked else "")
             report(err is None, tag + "macro/%s/%s" % (label, name), err or
                    "%scalls %s(%s), each argument evaluated once" % (what, m.fn.name, how))
@@ -1002,7 +1030,7 @@ def main_expr(args):
     path = path if os.path.isabs(path) else os.path.join(ROOT, path)
     with open(path) as f:
         text = f.read()
-    br = next(b for b in branches(text) if b.model == args.model and not b.kernel)
+    br = next(b for b in branches(text) if b.model == args.model)
     funcs, macros, typedefs = load_branch(text, br)
     fn = macros["%s_CMP_%s" % (args.family, args.op)].fn
     pt_ = fn.params[0][1]

@@ -28,35 +28,27 @@
  * they also check at build time that a - b is at least that wide.  Where it is
  * narrower, the cast widens the difference instead of wrapping it, and the
  * helper would not compute what the code did.
+ *
+ * <linux/rcupdate.h> had ULONG_CMP_GE(a, b) and ULONG_CMP_LT(a, b) as
+ * ULONG_MAX / 2 >= (a) - (b) and ULONG_MAX / 2 < (a) - (b), which subtract in
+ * the arguments' own (promoted) type; it now gets them from here.  The helpers
+ * convert each argument to unsigned long first.  That is the same where a - b
+ * is exactly as wide as unsigned long, and where both arguments are narrower
+ * than int (their int difference cannot overflow, and sign-extends to the
+ * same value modulo 2^BITS_PER_LONG).  It is not where a - b is int or
+ * unsigned int on 64-bit: ULONG_CMP_LT(INT_MAX, -1) on two ints was 1, and
+ * would be 0.  Nor where a - b is u64 on 32-bit: the old macros compared all
+ * 64 bits of it with ULONG_MAX / 2.  So these two names, and only these two,
+ * refuse such a caller at build time, with a message that names
+ * U32_CMP_LT() or U64_CMP_LT() (_GE()) instead.  On 32-bit, int is as wide
+ * as long, so an int caller builds: there the helper is exact.
+ * ULONG_CMP_GT() and ULONG_CMP_LE() are new, with no old callers to keep.
  */
 #ifndef _LINUX_WRAPCMP_H
 #define _LINUX_WRAPCMP_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/limits.h>
-#define __WRAPCMP_U8		u8
-#define __WRAPCMP_U16		u16
-#define __WRAPCMP_U32		u32
-#define __WRAPCMP_U64		u64
-#define __WRAPCMP_U8_MAX	U8_MAX
-#define __WRAPCMP_U16_MAX	U16_MAX
-#define __WRAPCMP_U32_MAX	U32_MAX
-#define __WRAPCMP_U64_MAX	U64_MAX
-#else
-#include <stdint.h>
-#include <limits.h>
-#define __WRAPCMP_U8		uint8_t
-#define __WRAPCMP_U16		uint16_t
-#define __WRAPCMP_U32		uint32_t
-#define __WRAPCMP_U64		uint64_t
-#define __WRAPCMP_U8_MAX	UINT8_MAX
-#define __WRAPCMP_U16_MAX	UINT16_MAX
-#define __WRAPCMP_U32_MAX	UINT32_MAX
-#define __WRAPCMP_U64_MAX	UINT64_MAX
-#endif
-#define __WRAPCMP_UINT		unsigned int
-#define __WRAPCMP_ULONG		unsigned long
 
 /*
  * <linux/rcupdate.h> had macros of two of these names that subtract in the
@@ -90,12 +82,12 @@ static inline int __##X##_CMP_LE(T a, T b)				\
 	return __##X##_WRAP_SUB(__##X##_WRAP_SUB(a, b), 1) >= MAX / 2;	\
 }
 
-__WRAPCMP_FAMILY(U8, __WRAPCMP_U8, __WRAPCMP_U8_MAX)
-__WRAPCMP_FAMILY(U16, __WRAPCMP_U16, __WRAPCMP_U16_MAX)
-__WRAPCMP_FAMILY(U32, __WRAPCMP_U32, __WRAPCMP_U32_MAX)
-__WRAPCMP_FAMILY(U64, __WRAPCMP_U64, __WRAPCMP_U64_MAX)
-__WRAPCMP_FAMILY(UINT, __WRAPCMP_UINT, UINT_MAX)
-__WRAPCMP_FAMILY(ULONG, __WRAPCMP_ULONG, ULONG_MAX)
+__WRAPCMP_FAMILY(U8, u8, U8_MAX)
+__WRAPCMP_FAMILY(U16, u16, U16_MAX)
+__WRAPCMP_FAMILY(U32, u32, U32_MAX)
+__WRAPCMP_FAMILY(U64, u64, U64_MAX)
+__WRAPCMP_FAMILY(UINT, unsigned int, UINT_MAX)
+__WRAPCMP_FAMILY(ULONG, unsigned long, ULONG_MAX)
 
 #undef __WRAPCMP_FAMILY
 
@@ -104,9 +96,16 @@ __WRAPCMP_FAMILY(ULONG, __WRAPCMP_ULONG, ULONG_MAX)
  * __builtin_classify_type() (gcc, clang) is 1 to 4 for the integer, char,
  * enum and bool types, 5 for a pointer or an array, 8 for a floating type.
  * __WRAPCMP_CALL(X, OP, a, b) calls __X_CMP_OP() with a and b cast to
- * __WRAPCMP_X; _WIDE also checks that a - b is at least as wide.  X and OP
- * are only pasted, so a macro of such a name (U32, LT) changes nothing.
+ * __WRAPCMP_X, the type of the family's parameters; _WIDE also checks that
+ * a - b is at least as wide.  X and OP are only pasted (or made a string),
+ * so a macro of such a name (U32, LT) changes nothing.
  */
+#define __WRAPCMP_U8		u8
+#define __WRAPCMP_U16		u16
+#define __WRAPCMP_U32		u32
+#define __WRAPCMP_U64		u64
+#define __WRAPCMP_UINT		unsigned int
+#define __WRAPCMP_ULONG		unsigned long
 #define __WRAPCMP_ASSERT(cond, msg)					\
 	((void)sizeof(struct { _Static_assert(cond, msg); int __wrapcmp; }))
 #define __WRAPCMP_IS_INT(x)						\
@@ -126,6 +125,26 @@ __WRAPCMP_FAMILY(ULONG, __WRAPCMP_ULONG, ULONG_MAX)
 			  ", so the (" what ")(a - b) it replaces "	\
 			  "does not wrap where this helper does"),	\
 	 __WRAPCMP_CHECK(f, T, a, b))
+/*
+ * __WRAPCMP_CALL_RCU(OP, a, b) is __WRAPCMP_CALL(ULONG, OP, a, b) for the two
+ * names rcupdate.h had (see the top of this file): it also checks that a - b
+ * is exactly as wide as unsigned long, or that a and b are both narrower than
+ * int, where the helper computes what the old macro did.
+ */
+#define __WRAPCMP_CALL_RCU(OP, a, b)					\
+	(__WRAPCMP_ASSERT(sizeof((a) - (b)) >= sizeof(unsigned long) ||	\
+			  (sizeof(a) < sizeof(int) &&			\
+			   sizeof(b) < sizeof(int)),			\
+			  "ULONG_CMP_" #OP "(): a - b is narrower "	\
+			  "than unsigned long: the rcupdate.h macro "	\
+			  "of this name subtracted in that type; use "	\
+			  "U32_CMP_" #OP "() for int counters"),	\
+	 __WRAPCMP_ASSERT(sizeof((a) - (b)) <= sizeof(unsigned long),	\
+			  "ULONG_CMP_" #OP "(): a - b is wider than "	\
+			  "unsigned long: the rcupdate.h macro of "	\
+			  "this name compared all of it; use "		\
+			  "U64_CMP_" #OP "() for u64 counters"),	\
+	 __WRAPCMP_CHECK(ULONG_CMP_##OP, __WRAPCMP_ULONG, a, b))
 
 #define U8_CMP_LT(a, b)		__WRAPCMP_CALL(U8, LT, a, b)
 #define U8_CMP_LE(a, b)		__WRAPCMP_CALL(U8, LE, a, b)
@@ -147,10 +166,10 @@ __WRAPCMP_FAMILY(ULONG, __WRAPCMP_ULONG, ULONG_MAX)
 #define UINT_CMP_LE(a, b)	__WRAPCMP_CALL(UINT, LE, a, b)
 #define UINT_CMP_GT(a, b)	__WRAPCMP_CALL(UINT, GT, a, b)
 #define UINT_CMP_GE(a, b)	__WRAPCMP_CALL(UINT, GE, a, b)
-#define ULONG_CMP_LT(a, b)	__WRAPCMP_CALL(ULONG, LT, a, b)
+#define ULONG_CMP_LT(a, b)	__WRAPCMP_CALL_RCU(LT, a, b)
 #define ULONG_CMP_LE(a, b)	__WRAPCMP_CALL(ULONG, LE, a, b)
 #define ULONG_CMP_GT(a, b)	__WRAPCMP_CALL(ULONG, GT, a, b)
-#define ULONG_CMP_GE(a, b)	__WRAPCMP_CALL(ULONG, GE, a, b)
+#define ULONG_CMP_GE(a, b)	__WRAPCMP_CALL_RCU(GE, a, b)
 
 #define U64_CMP_LT_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, LT, a, b, "s64")
 #define U64_CMP_LE_WIDE(a, b)	__WRAPCMP_CALL_WIDE(U64, LE, a, b, "s64")
