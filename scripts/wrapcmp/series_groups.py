@@ -473,10 +473,22 @@ def entry_of(sections, path):
     return closest_entry(sections, path), True
 
 
+def orphan_stand_in(sections, path, s):
+    """The entry whose M: takes the patch when path's entry s lists no M: (S: Orphan, as
+    HSR or DCCP): the next most specific entry that matches path and has one (NETWORKING
+    [GENERAL] for net/hsr/); None when only THE REST is left."""
+    for _, t in matches(sections, path):
+        if t is not s and not t.name.startswith(THE_REST) and t.fields.get("M"):
+            return t
+    return None
+
+
 def recipients(sections, files):
     """(to, cc) of a patch touching files: To: the M: of each file's most specific entry,
     Cc: its R: and L:; a file with no entry: the closest parent entry's, with THE REST's
-    lists (linux-kernel) in Cc too.  Each address once, To: first."""
+    lists (linux-kernel) in Cc too; an entry without M: (orphaned): To: the M: of the
+    next matching entry that has one, its lists in Cc, else THE REST's M:.  Each address
+    once, To: first."""
     rest = next((s for s in sections if s.name.startswith(THE_REST)), None)
     to, cc = [], []
     for f in files:
@@ -486,6 +498,13 @@ def recipients(sections, files):
         if s is not None:
             to += [a for a in s.fields.get("M", []) if a not in to]
             cc += [a for a in s.fields.get("R", []) + s.fields.get("L", []) if a not in cc]
+            if not s.fields.get("M"):
+                t = orphan_stand_in(sections, f, s)
+                if t is not None:
+                    to += [a for a in t.fields["M"] if a not in to]
+                    cc += [a for a in t.fields.get("L", []) if a not in cc]
+                elif rest is not None:
+                    to += [a for a in rest.fields.get("M", []) if a not in to]
         if (fallback or s is None) and rest is not None:
             if s is None:
                 to += [a for a in rest.fields.get("M", []) if a not in to]
