@@ -9,7 +9,7 @@ Env:    TREE            Linux source tree for part 3 (default
                         /var/cache/wrapcmp/linux-source-6.1); absent is a FAIL.
         WRAPCMP_HEADER  the helper header (default include/linux/wrapcmp.h).
 Output: one "PASS name: what was proved" or "FAIL name: why" line per fact
-        (about 280 lines), then a "# N PASS, M FAIL in T s" line; exit status 1
+        (about 300 lines), then a "# N PASS, M FAIL in T s" line; exit status 1
         if any line is FAIL.  About 20 s on this machine (2 cores); the only
         other programs it runs are gcc -E (via prove_helpers.load) and
         gcc/i686-linux-gnu-gcc/clang -fsyntax-only on small probe files.
@@ -60,18 +60,34 @@ signed N-bit types):
      least N bits (so it refuses every pair with a counterexample, and the
      exact-anyway pairs as well), in the model and by compiling
      U64/ULONG_CMP_LT_WIDE on every pair with both compilers.
-  3. kernel: time_after/before[_eq][64] from include/linux/jiffies.h and
-     before()/after() from include/net/tcp.h are read from the tree's text
-     (typecheck() conjuncts give the argument types), translated and proved
-     equal to ULONG/U64/U32_CMP_LT/GE; time_after is not ULONG_CMP_GT and
-     time_before_eq not ULONG_CMP_LE (same for the 64-bit forms and after()):
-     they differ exactly at the half-way point (uN)(a - b) == 2^(N-1).
+  3. kernel: time_after/before[_eq][64] from include/linux/jiffies.h,
+     before()/after() from include/net/tcp.h and before(), before_eq(),
+     after(), after_eq() from net/rxrpc/ar-internal.h are read from the
+     tree's text (typecheck() conjuncts or the parameters give the argument
+     types), translated and proved equal to ULONG/U64/U32_CMP_LT/GE (tcp's
+     before() to UINT_CMP_LT too), rxrpc's four to U32_CMP_LT/LE/GT/GE and
+     UINT_CMP_LT/LE/GT/GE.  A helper is named by its header and name: tcp's
+     after() is not rxrpc's.  time_after is not ULONG_CMP_GT and
+     time_before_eq not ULONG_CMP_LE (same for the 64-bit forms and tcp's
+     after()): they differ exactly at the half-way point (uN)(a - b) ==
+     2^(N-1).
   4. drop-cast: for helper width N in 8, 16, 32, 64, int, long and every
      cast type T: (uN)((T)x) == (uN)x for x of every type when
      width(T) >= N; when width(T) < N a counterexample, and the list of
      types X for which it is still exact (exactly those whose values T holds).
      The helpers convert each argument to uN (checked from the header), so
      this is when HELPER((T)a, (T)b) may become HELPER(a, b).
+  5. rcupdate (the kernel header only): rcupdate.h's old
+     ULONG_CMP_LT(a, b) (ULONG_MAX / 2 < (a) - (b)) and ULONG_CMP_GE(a, b)
+     (ULONG_MAX / 2 >= (a) - (b)), subtracting in the type of a - b, with
+     -fno-strict-overflow (wrapping), equal the header's helpers of those
+     names for all values of exactly the pairs where a - b is as wide as
+     unsigned long or both operands are narrower than int; every other pair
+     has a counterexample.  That set is the one the header's build-time
+     condition of those two names accepts (read from their expansion by
+     prove_helpers.analyse_macro, evaluated with the model's sizes), and the
+     one gcc / i686-linux-gnu-gcc compile ULONG_CMP_LT/GE(a, b) for: they
+     refuse the rest with the header's message.
 """
 
 import os
@@ -115,6 +131,7 @@ TYPES = [
     ("unsigned long long", "unsigned long long"),
 ]
 SPELL = dict(TYPES)
+SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shim")
 PAIRS = [(a, b) for a, _ in TYPES for b, _ in TYPES]
 
 failures = 0
@@ -224,7 +241,7 @@ def any_of(conds):
 
 def load_helpers():
     """{model: {family: (param CType, N, ops)}}, {model: {name: prove_helpers.Macro}} and the
-    header's path: the header's __KERNEL__ branch (include/wrapcmp.h: its checked one)."""
+    header's path: the kernel header's one branch (include/wrapcmp.h: its checked one)."""
     hdr = os.environ.get("WRAPCMP_HEADER", "include/linux/wrapcmp.h")
     path = hdr if os.path.isabs(hdr) else os.path.join(ROOT, hdr)
     try:
@@ -484,8 +501,12 @@ def compilers():
 
 
 def compile_probes(hpath):
-    """Per model: (compiler, {(family, pair)} refused by _WIDE); also checks the model's
-    common types and the implementation-defined conversion samples."""
+    """Per model: (compiler, {(family, pair)} refused by _WIDE, and by the kernel header's
+    ULONG_CMP_LT/GE as ("RCU", pair)); also checks the model's common types and the
+    implementation-defined conversion samples.  The kernel header is compiled with
+    tests/shim's <linux/types.h> and <linux/limits.h>."""
+    with open(hpath) as f:
+        kernel = ph.is_kernel_header(f.read())
     res = {}
     samples = [("(signed char)200", "-56"), ("(short)40000", "-25536"),
                ("(int)0x80000000u", "(-2147483647 - 1)"),
@@ -502,6 +523,9 @@ def compile_probes(hpath):
                             int(ct.signed), i))
             lines.append("void f_%d(%s a, %s b) { (void)U64_CMP_LT_WIDE(a, b); "
                          "(void)ULONG_CMP_LT_WIDE(a, b); }" % (i, SPELL[a_t], SPELL[b_t]))
+            if kernel:
+                lines.append("void f_%d_rcu(%s a, %s b) { (void)ULONG_CMP_LT(a, b); "
+                             "(void)ULONG_CMP_GE(a, b); }" % (i, SPELL[a_t], SPELL[b_t]))
         for k, (e, v) in enumerate(samples):
             lines.append("_Static_assert(%s == %s, \"wrapcmp-impl %d\");" % (e, v, k))
         tmp = tempfile.mkdtemp(prefix="wrapcmp-conv.")
@@ -510,7 +534,8 @@ def compile_probes(hpath):
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
             try:
-                r = subprocess.run(cc + ["-std=gnu11", "-fsyntax-only", "-fmax-errors=0",
+                r = subprocess.run(cc + (["-I", SHIM] if kernel else []) +
+                                   ["-std=gnu11", "-fsyntax-only", "-fmax-errors=0",
                                          "-fdiagnostics-plain-output", path],
                                    capture_output=True, text=True,
                                    env=dict(os.environ, LC_ALL="C"))
@@ -534,7 +559,7 @@ def compile_probes(hpath):
         bad_types, refused, other, bad_impl = [], set(), [], []
         func = None
         for line in r.stderr.splitlines():
-            m = re.search(r"In function '(f_\d+)'", line)
+            m = re.search(r"In function '(f_\d+)(_rcu)?'", line)
             if m:
                 func = int(m.group(1)[2:])
                 continue
@@ -551,6 +576,11 @@ def compile_probes(hpath):
             m = re.search(r'"(U64|ULONG)_CMP_LT_WIDE\(\): a - b is narrower', line)
             if m and func is not None:
                 refused.add((m.group(1), PAIRS[func]))
+                continue
+            m = re.search(r'"ULONG_CMP_(LT|GE)\(\): a - b is (narrower|wider) than unsigned '
+                          r'long: the rcupdate\.h macro of this name', line)
+            if m and func is not None and kernel:
+                refused.add(("RCU", PAIRS[func]))
                 continue
             other.append(line)
         if other:
@@ -688,15 +718,23 @@ def split_and(toks):
     return parts
 
 
+TYPECHECK_H = "include/linux/typecheck.h"
+JIFFIES_H = "include/linux/jiffies.h"
+TCP_H = "include/net/tcp.h"
+RXRPC_H = "net/rxrpc/ar-internal.h"
+# the headers whose static inline helpers are read, and the helpers each must have
+INLINE_HEADERS = {TCP_H: ("before",), RXRPC_H: ("before", "before_eq", "after", "after_eq")}
+
+
 def read_kernel(tree):
-    """Parse the kernel helpers; returns {name: description dict}."""
-    jt = tree_text(tree, "include/linux/jiffies.h")
-    tt = tree_text(tree, "include/net/tcp.h")
-    tc = tree_text(tree, "include/linux/typecheck.h")
-    defines = {}
+    """Parse the kernel helpers: ({header: {macro name: (params, body)}}, {header: {inline
+    name: (return type words, [(type words, name)], return expression)}}, {(header, name):
+    "path:line"}); typecheck's line is where["typecheck"]."""
+    texts = {rel: tree_text(tree, rel) for rel in (TYPECHECK_H, JIFFIES_H, TCP_H, RXRPC_H)}
+    defines = {rel: {} for rel in texts}
     where = {}
-    for rel, text in (("include/linux/typecheck.h", tc), ("include/linux/jiffies.h", jt),
-                      ("include/net/tcp.h", tt)):
+    for rel in (TYPECHECK_H, JIFFIES_H, TCP_H):
+        text = texts[rel]
         lineno = 0
         for line in ph.strip_comments(text).split("\n"):
             lineno += 1
@@ -708,34 +746,44 @@ def read_kernel(tree):
                 while body.endswith("\\"):
                     body = body[:-1] + " " + lines[k]
                     k += 1
-                defines[m.group(1)] = ([p.strip() for p in m.group(2).split(",")],
-                                       " ".join(body.split()))
-                where[m.group(1)] = "%s:%d" % (rel, lineno)
-    tcd = defines.get("typecheck")
+                defines[rel][m.group(1)] = ([p.strip() for p in m.group(2).split(",")],
+                                            " ".join(body.split()))
+                where[(rel, m.group(1))] = "%s:%d" % (rel, lineno)
+    where["typecheck"] = where.get((TYPECHECK_H, "typecheck"), "?")
+    tcd = defines[TYPECHECK_H].get("typecheck")
     if not tcd or not re.search(r"^\(\{.*;\s*1\s*;\s*\}\)$", tcd[1]):
         raise ph.ParseError("include/linux/typecheck.h: typecheck(type, x) is not "
                             "({ ...; 1; }): %s" % (tcd,))
     inl = {}
-    flat = " ".join(ph.strip_comments(tt).split())
-    for m in re.finditer(r"static inline (\w+(?: \w+)*) (\w+)\s*\(([^()]*)\)\s*\{\s*"
-                         r"return ([^;{}]*);\s*\}", flat):
-        params = []
-        for p in m.group(3).split(","):
-            w = p.split()
-            params.append((w[:-1], w[-1]))
-        inl[m.group(2)] = (m.group(1).split(), params, m.group(4).strip())
-    if "before" not in inl:
-        raise ph.ParseError("include/net/tcp.h: no 'static inline bool before(...) "
-                            "{ return ...; }'")
-    for name in inl:
-        m = re.search(r"static\s+inline\s+[\w\s]*\b%s\s*\(" % name, tt)
-        where[name] = "include/net/tcp.h:%d" % (tt[:m.start()].count("\n") + 1 if m else 0)
+    for rel, need in INLINE_HEADERS.items():
+        text = texts[rel]
+        inl[rel] = {}
+        flat = " ".join(ph.strip_comments(text).split())
+        for m in re.finditer(r"static inline (\w+(?: \w+)*) (\w+)\s*\(([^()]*)\)\s*\{\s*"
+                             r"return ([^;{}]*);\s*\}", flat):
+            params = []
+            for p in m.group(3).split(","):
+                w = p.split()
+                params.append((w[:-1], w[-1]))
+            inl[rel][m.group(2)] = (m.group(1).split(), params, m.group(4).strip())
+        for name in need:
+            if name not in inl[rel]:
+                raise ph.ParseError("%s: no 'static inline bool %s(...) { return ...; }'"
+                                    % (rel, name))
+        for name in inl[rel]:
+            m = re.search(r"static\s+inline\s+[\w\s]*\b%s\s*\(" % name, text)
+            where[(rel, name)] = "%s:%d" % (rel, text[:m.start()].count("\n") + 1 if m else 0)
     return defines, inl, where
 
 
-def kernel_expr(name, defines, inl):
-    """Expand name(a, b): (typecheck list [(type words, var)], comparison tokens or call)."""
-    toks = expand([name, "(", "a", ",", "b", ")"], defines, {"typecheck"} | set(inl))
+def kernel_expr(key, defines, inl):
+    """Expand name(a, b) of header (key (header, name)), with the macros of that header and
+    typecheck(), and its own static inline functions: (typecheck list [(type words, var)],
+    ("expr", comparison text) or ("call", inline name, argument texts))."""
+    header, name = key
+    macros = dict(defines.get(header, {}), typecheck=defines[TYPECHECK_H]["typecheck"])
+    inl = inl.get(header, {})
+    toks = expand([name, "(", "a", ",", "b", ")"], macros, {"typecheck"} | set(inl))
     toks = strip_outer(toks)
     if toks and toks[0] in inl:
         end = call_extent(toks, 1)
@@ -758,38 +806,59 @@ def kernel_expr(name, defines, inl):
 
 
 KERNEL_CLAIMS = [
-    # name, helper family, op, swapped (helper(b, a))
-    ("time_before", "ULONG", "LT", False),
-    ("time_after", "ULONG", "LT", True),
-    ("time_after_eq", "ULONG", "GE", False),
-    ("time_before_eq", "ULONG", "GE", True),
-    ("time_before64", "U64", "LT", False),
-    ("time_after64", "U64", "LT", True),
-    ("time_after_eq64", "U64", "GE", False),
-    ("time_before_eq64", "U64", "GE", True),
-    ("before", "U32", "LT", False),
-    ("after", "U32", "LT", True),
+    # (header, name), helper family, op, swapped (helper(b, a))
+    ((JIFFIES_H, "time_before"), "ULONG", "LT", False),
+    ((JIFFIES_H, "time_after"), "ULONG", "LT", True),
+    ((JIFFIES_H, "time_after_eq"), "ULONG", "GE", False),
+    ((JIFFIES_H, "time_before_eq"), "ULONG", "GE", True),
+    ((JIFFIES_H, "time_before64"), "U64", "LT", False),
+    ((JIFFIES_H, "time_after64"), "U64", "LT", True),
+    ((JIFFIES_H, "time_after_eq64"), "U64", "GE", False),
+    ((JIFFIES_H, "time_before_eq64"), "U64", "GE", True),
+    ((TCP_H, "before"), "U32", "LT", False),
+    ((TCP_H, "before"), "UINT", "LT", False),
+    ((TCP_H, "after"), "U32", "LT", True),
+    # rxrpc's take u32 and compare (s32)(seq1 - seq2) with 0: one helper per operator
+    ((RXRPC_H, "before"), "U32", "LT", False),
+    ((RXRPC_H, "before_eq"), "U32", "LE", False),
+    ((RXRPC_H, "after"), "U32", "GT", False),
+    ((RXRPC_H, "after_eq"), "U32", "GE", False),
+    ((RXRPC_H, "before"), "UINT", "LT", False),
+    ((RXRPC_H, "before_eq"), "UINT", "LE", False),
+    ((RXRPC_H, "after"), "UINT", "GT", False),
+    ((RXRPC_H, "after_eq"), "UINT", "GE", False),
 ]
 KERNEL_NOT = [
-    ("time_after", "ULONG", "GT"),
-    ("time_before_eq", "ULONG", "LE"),
-    ("time_after64", "U64", "GT"),
-    ("time_before_eq64", "U64", "LE"),
-    ("after", "U32", "GT"),
+    ((JIFFIES_H, "time_after"), "ULONG", "GT"),
+    ((JIFFIES_H, "time_before_eq"), "ULONG", "LE"),
+    ((JIFFIES_H, "time_after64"), "U64", "GT"),
+    ((JIFFIES_H, "time_before_eq64"), "U64", "LE"),
+    ((TCP_H, "after"), "U32", "GT"),
 ]
-KERNEL_TYPES = {"ULONG": "unsigned long", "U64": "__u64", "U32": "__u32"}
+# the argument type a helper of each family must take (typecheck() or its parameters),
+# as the kernel spells it
+KERNEL_TYPES = {"ULONG": ("unsigned long",), "U64": ("__u64",), "U32": ("__u32", "u32"),
+                "UINT": ("__u32", "u32")}
 
 
-def kernel_eval(name, parsed, model, tds, arg_type_words):
-    """(Env, Z3 Bool value of name(a, b), uses implementation-defined conversion?)"""
-    checks, body = parsed[name]
+def kernel_label(key):
+    """The name of a helper in the PASS/FAIL lines: the name alone for jiffies.h and tcp.h
+    (as before rxrpc's were read), rxrpc/NAME for net/rxrpc/ar-internal.h's."""
+    header, name = key
+    return "rxrpc/%s" % name if header == RXRPC_H else name
+
+
+def kernel_eval(key, parsed, model, tds, arg_type_words):
+    """(Env, Z3 Bool value of name(a, b) of header (key), uses implementation-defined
+    conversion?)"""
+    checks, body = parsed[key]
     t = ph.Parser([], model, tds, set()).resolve_type(arg_type_words)
     env = Env(model, {"a": t, "b": t}, tds)
     if body[0] == "expr":
         v, ub = env.truth(body[1])
     else:
         _, fname, args = body
-        ret, params, rexpr = parsed["__inline__"][fname]
+        ret, params, rexpr = parsed["__inline__"][key[0]][fname]
         s = env.sem()
         vals = [s.ev(env.parse(a)) for a in args]
         penv = {}
@@ -802,7 +871,7 @@ def kernel_eval(name, parsed, model, tds, arg_type_words):
         v, ub = s2.truth(res), s.ub + s2.ub
     ovf, impl = split_ub(ub)
     if ovf and solve(any_of(ovf)) is not None:
-        raise ph.ParseError("%s: signed overflow possible" % name)
+        raise ph.ParseError("%s: signed overflow possible" % kernel_label(key))
     return env, v, solve(any_of(impl)) is not None
 
 
@@ -819,79 +888,93 @@ def part3(helpers):
         report(False, "kernel/parse", "cannot read the helpers from %s: %s" % (tree, e))
         return
     parsed = {"__inline__": inl}
-    names = sorted({c[0] for c in KERNEL_CLAIMS})
-    for name in names:
-        if name not in defines and name not in inl:
-            report(False, "kernel/%s" % name, "not defined in %s" % tree)
+    keys = sorted({c[0] for c in KERNEL_CLAIMS})
+    for key in keys:
+        header, name = key
+        if name not in defines.get(header, {}) and name not in inl.get(header, {}):
+            report(False, "kernel/%s" % kernel_label(key), "not defined in %s/%s"
+                   % (tree, header))
             continue
         try:
-            parsed[name] = kernel_expr(name, defines, inl)
+            parsed[key] = kernel_expr(key, defines, inl)
         except ph.ParseError as e:
-            report(False, "kernel/%s" % name, str(e))
+            report(False, "kernel/%s" % kernel_label(key), str(e))
     report(True, "kernel/typecheck", "%s defines typecheck(type, x) as ({ ...; 1; }): a build-time "
            "type check whose value is 1, so 'typecheck(..) && typecheck(..) && C' is C"
            % where["typecheck"])
     argtype = {}
-    for name, fam, _, _ in KERNEL_CLAIMS:
-        if name not in parsed:
+    for key, fam, _, _ in KERNEL_CLAIMS:
+        if key not in parsed or key in argtype:
             continue
-        checks, body = parsed[name]
-        want = KERNEL_TYPES[fam]
+        header, name = key
+        checks, body = parsed[key]
+        # the families claimed for this helper: they must agree on the argument type
+        want = set.intersection(*[set(KERNEL_TYPES[f]) for k, f, _, _ in KERNEL_CLAIMS
+                                  if k == key])
+        label = "kernel/types/%s" % kernel_label(key)
         if body[0] == "call":
-            ret, params, rexpr = inl[body[1]]
+            ret, params, rexpr = inl[header][body[1]]
             types = {" ".join(pw) for pw, _ in params}
-            ok = types == {want}
-            argtype[name] = want.split()
+            ok = len(types) == 1 and types <= want
+            if ok:
+                argtype[key] = next(iter(types)).split()
+            defs = defines.get(header, {})
             how = ("static inline %s %s(%s) { return %s; } (%s)" % (
                 " ".join(ret), name, ", ".join("%s %s" % (" ".join(pw), pn) for pw, pn in params),
-                rexpr, where.get(name, "?")) if name == body[1] else
+                rexpr, where.get(key, "?")) if name == body[1] else
                 "#define %s(%s) %s (%s): %s(a, b) is %s(%s)" % (
-                    name, ", ".join(defines[name][0]), defines[name][1], where.get(name, "?"),
+                    name, ", ".join(defs[name][0]), defs[name][1], where.get(key, "?"),
                     name, body[1], ", ".join(body[2])))
-            report(ok, "kernel/types/%s" % name,
+            report(ok, label,
                    "%s; the parameters are %s, so a, b are %s" % (how, " and ".join(sorted(types)),
-                                                                 want)
-                   if ok else "parameters are %s, expected %s" % (sorted(types), want))
+                                                                 " ".join(argtype[key]))
+                   if ok else "parameters are %s, expected one of %s" % (sorted(types),
+                                                                       sorted(want)))
             continue
+        defs = defines[header]
         vs = {v: " ".join(tw) for tw, v in checks}
-        ok = sorted(vs) == ["a", "b"] and set(vs.values()) == {want}
-        argtype[name] = want.split()
-        report(ok, "kernel/types/%s" % name,
+        ok = sorted(vs) == ["a", "b"] and len(set(vs.values())) == 1 and set(vs.values()) <= want
+        if ok:
+            argtype[key] = vs["a"].split()
+        report(ok, label,
                "#define %s(%s) %s (%s): typecheck()s a and b as %s; compares %s"
-               % (name, ", ".join(defines[name][0]),
-                  defines[name][1] if len(defines[name][1]) < 40 else "...",
-                  where.get(name, "?"), want, body[1])
-               if ok else "typecheck()s %s, expected both a and b as %s" % (vs, want))
+               % (name, ", ".join(defs[name][0]),
+                  defs[name][1] if len(defs[name][1]) < 40 else "...",
+                  where.get(key, "?"), vs["a"], body[1])
+               if ok else "typecheck()s %s, expected both a and b as one of %s"
+               % (vs, sorted(want)))
     if helpers is None:
         return
-    for name, fam, op, swapped in KERNEL_CLAIMS:
-        if name not in argtype:
+    for key, fam, op, swapped in KERNEL_CLAIMS:
+        if key not in argtype:
             continue
+        label = kernel_label(key) + ("/" + fam if fam == "UINT" else "")
         for model in MODELS:
             try:
-                env, kv, impl = kernel_eval(name, parsed, model, tds, argtype[name])
+                env, kv, impl = kernel_eval(key, parsed, model, tds, argtype[key])
             except ph.ParseError as e:
-                report(False, "kernel/%s/%s" % (model, name), str(e))
+                report(False, "kernel/%s/%s" % (model, label), str(e))
                 continue
             args = (env.vars["b"], env.vars["a"]) if swapped else (env.vars["a"], env.vars["b"])
             hv = helper_truth(helpers, model, fam, op, args)
             m = solve(kv != hv)
             call = "%s_CMP_%s(%s)" % (fam, op, "b, a" if swapped else "a, b")
             t = env.vars["a"][1]
-            report(m is None, "kernel/%s/%s" % (model, name),
-                   "%s(a, b) == %s for all %s a, b (%d bits, %s)%s"
-                   % (name, call, " ".join(argtype[name]), t.width, MODEL_NAME[model],
+            report(m is None, "kernel/%s/%s" % (model, label),
+                   "%s(a, b) of %s == %s for all %s a, b (%d bits, %s)%s"
+                   % (key[1], key[0], call, " ".join(argtype[key]), t.width, MODEL_NAME[model],
                       "; the kernel form relies on a conversion that is " + IMPL % t.width
                       if impl else "")
                    if m is None else "differs at a=%s, b=%s" % (env.show(m, "a"), env.show(m, "b")))
-    for name, fam, op in KERNEL_NOT:
-        if name not in argtype:
+    for key, fam, op in KERNEL_NOT:
+        if key not in argtype:
             continue
+        name = key[1]
         for model in MODELS:
             try:
-                env, kv, _ = kernel_eval(name, parsed, model, tds, argtype[name])
+                env, kv, _ = kernel_eval(key, parsed, model, tds, argtype[key])
             except ph.ParseError as e:
-                report(False, "kernel-not/%s/%s" % (model, name), str(e))
+                report(False, "kernel-not/%s/%s" % (model, kernel_label(key)), str(e))
                 continue
             a, b = env.vars["a"], env.vars["b"]
             n = a[1].width
@@ -900,15 +983,15 @@ def part3(helpers):
             half = (a[0] - b[0]) == z3.BitVecVal(1 << (n - 1), n)
             exactly = solve(z3.Not((kv != hv) == half))
             if m is None or exactly is not None:
-                report(False, "kernel-not/%s/%s" % (model, name),
-                       "expected %s(a, b) and %s_CMP_%s(a, b) to differ exactly at a - b == 2^%d"
-                       % (name, fam, op, n - 1))
+                report(False, "kernel-not/%s/%s" % (model, kernel_label(key)),
+                       "expected %s(a, b) of %s and %s_CMP_%s(a, b) to differ exactly at "
+                       "a - b == 2^%d" % (name, key[0], fam, op, n - 1))
                 continue
-            report(True, "kernel-not/%s/%s" % (model, name),
-                   "%s(a, b) is not %s_CMP_%s(a, b): counterexample a=%s, b=%s (%s gives %d, the "
-                   "helper %d); they differ exactly where (u%d)(a - b) == 2^%d (%s), so %s sites "
-                   "have no existing kernel helper"
-                   % (name, fam, op, env.show(m, "a"), env.show(m, "b"), name,
+            report(True, "kernel-not/%s/%s" % (model, kernel_label(key)),
+                   "%s(a, b) of %s is not %s_CMP_%s(a, b): counterexample a=%s, b=%s (%s gives "
+                   "%d, the helper %d); they differ exactly where (u%d)(a - b) == 2^%d (%s), so "
+                   "%s sites have no existing kernel helper there"
+                   % (name, key[0], fam, op, env.show(m, "a"), env.show(m, "b"), name,
                       int(z3.is_true(m.eval(kv, model_completion=True))),
                       int(z3.is_true(m.eval(hv, model_completion=True))), n, n - 1,
                       MODEL_NAME[model], op))
@@ -999,6 +1082,89 @@ def part4(helpers):
 
 # ---------------------------------------------------------------- main
 
+# ---------------------------------------------------------------- part 5
+
+RCU_OLD = {"LT": "(~0UL) / 2 < a - b", "GE": "(~0UL) / 2 >= a - b"}
+
+
+def rcu_condition(hmacros, model):
+    """The pairs the kernel header's ULONG_CMP_LT/GE accept, from the checks found in their
+    expansion by prove_helpers.analyse_macro: sizeof((a) - (b)) >= sizeof(unsigned long) ||
+    (sizeof(a) < sizeof(int) && sizeof(b) < sizeof(int)), and sizeof((a) - (b)) <=
+    sizeof(unsigned long), with the model's sizes (in bytes; _Bool is 1)."""
+    found = {hmacros[model]["ULONG_CMP_%s" % op].rcu for op in ("LT", "GE")}
+    if len(found) != 1 or not any(next(iter(found))):
+        raise ph.ParseError("ULONG_CMP_LT/GE have no checks of rcupdate.h's callers, or differ")
+    narrow, wide = found.pop()
+
+    def size(t):
+        return max(t.width, 8) // 8
+
+    out = set()
+    for a_t, b_t in PAIRS:
+        e = Env(model, {"a": ctype(model, a_t), "b": ctype(model, b_t)})
+        d = size(e.common("a", "b"))
+        lng, i = ph.MODELS[model]["long"] // 8, ph.MODELS[model]["int"] // 8
+        sa, sb = size(ctype(model, a_t)), size(ctype(model, b_t))
+        if (not narrow or d >= lng or (sa < i and sb < i)) and (not wide or d <= lng):
+            out.add((a_t, b_t))
+    return out
+
+
+def part5(helpers, hmacros, compiled, hpath):
+    with open(hpath) as f:
+        if not ph.is_kernel_header(f.read()):
+            return
+    for model in MODELS:
+        exact, differ = set(), []
+        for a_t, b_t in PAIRS:
+            env = Env(model, {"a": ctype(model, a_t), "b": ctype(model, b_t)})
+            diffs = []
+            for op in ("LT", "GE"):
+                old, _ = env.truth(RCU_OLD[op])     # the ub list: -fno-strict-overflow wraps
+                new = helper_truth(helpers, model, "ULONG", op, (env.vars["a"], env.vars["b"]))
+                diffs.append(old != new)
+            m = solve(z3.Or(*diffs))
+            if m is None:
+                exact.add((a_t, b_t))
+            else:
+                differ.append("(%s, %s) at a=%s, b=%s" % (a_t, b_t, env.show(m, "a"),
+                                                          env.show(m, "b")))
+        want = {(a, b) for a, b in PAIRS
+                if Env(model, {"a": ctype(model, a), "b": ctype(model, b)}).common(
+                    "a", "b").width == ph.MODELS[model]["long"] or
+                (ctype(model, a).rank < ph.RANKS["int"] and
+                 ctype(model, b).rank < ph.RANKS["int"])}
+        report(exact == want, "rcupdate/%s/exact" % model,
+               "rcupdate.h's ULONG_CMP_LT/GE (subtracting in the type of a - b, wrapping) == "
+               "the header's, for all values, for exactly the %d pairs whose a - b is as wide "
+               "as unsigned long or whose operands are both narrower than int (%s); the %d "
+               "others have counterexamples, e.g. %s"
+               % (len(exact), MODEL_NAME[model], len(differ), "; ".join(differ[:2]))
+               if exact == want else "exact pairs and the stated condition differ on %s"
+               % sorted(exact ^ want)[:5])
+        try:
+            accepted = rcu_condition(hmacros, model)
+        except ph.ParseError as e:
+            report(False, "rcupdate/%s/header" % model, str(e))
+            continue
+        diff = sorted(accepted ^ exact)
+        report(not diff, "rcupdate/%s/header-condition" % model,
+               "the header's build-time condition of ULONG_CMP_LT/GE accepts exactly those %d "
+               "pairs and refuses the %d others (%s)" % (len(accepted), len(PAIRS) - len(accepted),
+                                                         MODEL_NAME[model])
+               if not diff else "condition and proof disagree on %s" % diff[:5])
+        if compiled.get(model) is not None:
+            cc, refused = compiled[model]
+            got = {p for p in PAIRS if ("RCU", p) not in refused}
+            diff = sorted(got ^ exact)
+            report(not diff, "rcupdate/%s/compile" % model,
+                   "%s compiles ULONG_CMP_LT/GE(a, b) from the header for exactly those %d pairs "
+                   "and refuses the other %d with the header's message"
+                   % (cc, len(got), len(PAIRS) - len(got))
+                   if not diff else "%s: compiled set and proved set differ on %s" % (cc, diff[:5]))
+
+
 def main():
     start = time.time()
     helpers, hmacros, hpath = load_helpers()
@@ -1008,6 +1174,8 @@ def main():
         part2(helpers, hmacros, compiled)
         part3(helpers)
         part4(helpers)
+        if helpers is not None:
+            part5(helpers, hmacros, compiled, hpath)
     except RuntimeError as e:
         report(False, "z3", str(e))
     print("# %d PASS, %d FAIL in %.1f s" % (n_pass, failures, time.time() - start))
