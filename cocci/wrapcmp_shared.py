@@ -432,8 +432,12 @@ WRAPCMP_CONSTANT = re.compile(r"[0-9][0-9a-fA-FxXuUlL]*|'(\\.|[^\\'])+'|[A-Z][A-
 # use it (tests/prove_conversions.py proves each mapping from the text of the kernel):
 # time_before() and its kin of <linux/jiffies.h> on jiffies, whose typecheck() wants
 # unsigned long (u64 for the 64-bit forms), and before() of tcp where the file includes
-# <net/tcp.h>.  GT and LE have none: time_after(a, b) is LT(b, a), which differs from
-# GT(a, b) at the half-way point.  Never in a #define body (time_after() is one).
+# <net/tcp.h>: for LT and GE only.  GT and LE have none there: time_after(a, b) and tcp's
+# after(a, b) are LT(b, a), which differs from GT(a, b) at the half-way point.  rxrpc's
+# before(), before_eq(), after() and after_eq() of net/rxrpc/ar-internal.h take u32 and
+# compute (s32)(seq1 - seq2) OP 0, so they are exactly U32_CMP_LT, _LE, _GT and _GE (and
+# UINT_CMP_*): all four, in a file that includes "ar-internal.h" and is not that header.
+# Never in a #define body (time_after() is one).
 wrapcmp_existing_mode = ["no"]
 WRAPCMP_JIFFIES_TYPES = ("unsigned long", "unsigned long int")
 WRAPCMP_U64_TYPES = ("u64", "__u64", "unsigned long long", "unsigned long long int", "uint64_t")
@@ -449,6 +453,47 @@ def wrapcmp_includes_tcp(f):
 	return re.search(r"^\s*#\s*include\s*<net/tcp\.h>", text, re.M) is not None and \
 		re.search(r"\bbool\s+before\s*\(", text) is None
 
+# rxrpc's helpers by the suffix they equal, and their bodies as ar-internal.h of Linux 6.1
+# writes them (whitespace aside)
+WRAPCMP_RXRPC = {"LT": "before", "LE": "before_eq", "GT": "after", "GE": "after_eq"}
+WRAPCMP_RXRPC_OP = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+WRAPCMP_RXRPC_HEADER = "ar-internal.h"
+
+def wrapcmp_rxrpc_header_ok(f):
+	"""False when the ar-internal.h beside file f (the one its #include "ar-internal.h"
+	finds first) is there and does not define the four helpers as Linux 6.1 does; True
+	when it does, or when it is not there to read (a copy of the file alone)."""
+	h = os.path.join(os.path.dirname(f), WRAPCMP_RXRPC_HEADER)
+	if not os.path.isfile(h):
+		return True
+	flat = " ".join(wrapcmp_file_text(h).split())
+	for suffix, name in WRAPCMP_RXRPC.items():
+		if ("static inline bool %s(u32 seq1, u32 seq2) { return (s32)(seq1 - seq2) %s 0; }"
+		    % (name, WRAPCMP_RXRPC_OP[suffix])) not in flat:
+			return False
+	return True
+
+def wrapcmp_includes_rxrpc(f):
+	"""True when file f has rxrpc's before() and kin: it includes "ar-internal.h" (a
+	local include), it is not that header itself, it does not include <net/tcp.h> (whose
+	before() and after() would clash), and it neither defines nor declares any of the four
+	names, nor uses one other than as a call (a variable of that name would hide the
+	function)."""
+	if os.path.basename(f) == WRAPCMP_RXRPC_HEADER:
+		return False
+	text = wrapcmp_file_text(f)
+	if re.search(r'^\s*#\s*include\s*"ar-internal\.h"', text, re.M) is None or \
+	   re.search(r"^\s*#\s*include\s*<net/tcp\.h>", text, re.M) is not None:
+		return False
+	names = r"(?:before|before_eq|after|after_eq)\b"
+	code = re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)+\'', " 0 ", text)
+	if re.search(r"^\s*#\s*(?:define|undef)\s+" + names, code, re.M) or \
+	   re.search(r"\b(?!return\b|else\b|case\b|do\b|sizeof\b)[A-Za-z_]\w*[\s*]+" + names +
+		     r"\s*\(", code) or \
+	   re.search(r"(?<![\w.])(?<!->)" + names + r"(?!\s*\()", code):
+		return False
+	return wrapcmp_rxrpc_header_ok(f)
+
 def wrapcmp_existing(pc, helper, pa, pb, a, b, ca, cb):
 	"""(name, swap, negate) of the helper of the kernel that computes exactly helper(a, b):
 	name(b, a) when swap, !name(a, b) when negate; or None."""
@@ -456,6 +501,10 @@ def wrapcmp_existing(pc, helper, pa, pb, a, b, ca, cb):
 	   ca in (None, "never") or cb in (None, "never"):
 		return None
 	prefix, suffix = helper.split("_CMP_")
+	if prefix in ("U32", "UINT") and suffix in WRAPCMP_RXRPC and \
+	   wrapcmp_includes_rxrpc(pc[0].file):
+		return (WRAPCMP_RXRPC[suffix], False, False)
+	# jiffies and tcp: LT and GE only
 	if suffix not in ("LT", "GE"):
 		return None
 	A, B = re.sub(r"\s+", "", str(a)), re.sub(r"\s+", "", str(b))

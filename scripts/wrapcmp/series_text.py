@@ -35,19 +35,39 @@ EXPLAIN = {
 NEW_HELPERS = ("Replace them with the helpers of <linux/wrapcmp.h> (added by the first patch "
                "of this series), which compute the same two's-complement answer in unsigned "
                "arithmetic only.")
-# The kernel's helpers: what they compute, as their headers define them.
+# The kernel's helpers: what they compute, as their headers define them, keyed by (header,
+# name): rxrpc's after() is (s32)(seq1 - seq2) > 0, tcp's is before(seq2, seq1).
+RXRPC_HEADER = "net/rxrpc/ar-internal.h"
 KERNEL_HELPERS = {
-    "time_after": ("<linux/jiffies.h>", "(long)((b) - (a)) < 0"),
-    "time_before": ("<linux/jiffies.h>", "(long)((a) - (b)) < 0"),
-    "time_after_eq": ("<linux/jiffies.h>", "(long)((a) - (b)) >= 0"),
-    "time_before_eq": ("<linux/jiffies.h>", "(long)((b) - (a)) >= 0"),
-    "time_after64": ("<linux/jiffies.h>", "(__s64)((b) - (a)) < 0"),
-    "time_before64": ("<linux/jiffies.h>", "(__s64)((a) - (b)) < 0"),
-    "time_after_eq64": ("<linux/jiffies.h>", "(__s64)((a) - (b)) >= 0"),
-    "time_before_eq64": ("<linux/jiffies.h>", "(__s64)((b) - (a)) >= 0"),
-    "before": ("<net/tcp.h>", "(__s32)(seq1 - seq2) < 0"),
-    "after": ("<net/tcp.h>", "before(seq2, seq1)"),
+    ("<linux/jiffies.h>", "time_after"): "(long)((b) - (a)) < 0",
+    ("<linux/jiffies.h>", "time_before"): "(long)((a) - (b)) < 0",
+    ("<linux/jiffies.h>", "time_after_eq"): "(long)((a) - (b)) >= 0",
+    ("<linux/jiffies.h>", "time_before_eq"): "(long)((b) - (a)) >= 0",
+    ("<linux/jiffies.h>", "time_after64"): "(__s64)((b) - (a)) < 0",
+    ("<linux/jiffies.h>", "time_before64"): "(__s64)((a) - (b)) < 0",
+    ("<linux/jiffies.h>", "time_after_eq64"): "(__s64)((a) - (b)) >= 0",
+    ("<linux/jiffies.h>", "time_before_eq64"): "(__s64)((b) - (a)) >= 0",
+    ("<net/tcp.h>", "before"): "(__s32)(seq1 - seq2) < 0",
+    ("<net/tcp.h>", "after"): "before(seq2, seq1)",
+    (RXRPC_HEADER, "before"): "(s32)(seq1 - seq2) < 0",
+    (RXRPC_HEADER, "before_eq"): "(s32)(seq1 - seq2) <= 0",
+    (RXRPC_HEADER, "after"): "(s32)(seq1 - seq2) > 0",
+    (RXRPC_HEADER, "after_eq"): "(s32)(seq1 - seq2) >= 0",
 }
+
+
+def kernel_helper(name, path):
+    """(header, definition) of the kernel's helper name as a site of the file path (relative
+    to the tree) calls it, or None.  The rules use rxrpc's before() and kin only in a file
+    that includes "ar-internal.h", which is the one beside it: in the kernel, a file of
+    net/rxrpc/.  Elsewhere a name has one header."""
+    if os.path.dirname(os.path.normpath(path or "")) == os.path.dirname(RXRPC_HEADER):
+        if (RXRPC_HEADER, name) in KERNEL_HELPERS:
+            return RXRPC_HEADER, KERNEL_HELPERS[(RXRPC_HEADER, name)]
+    found = [(h, d) for (h, n), d in KERNEL_HELPERS.items() if n == name and h != RXRPC_HEADER]
+    return found[0] if len(found) == 1 else None
+
+
 EXACT = {
     "types known to spatch": "the operand types are declared where spatch sees them",
     "operand types checked at build time": "the helpers refuse a pointer or floating "
@@ -316,9 +336,10 @@ def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_head
                                 "helper").replace("which compute ", "which computes ")
         body += [wrap(text), ""]
     if existing:
-        names = sorted({h for s in existing for h in helper_names(s, repl.get(id(s)))})
-        defs = "; ".join("%s(a, b) of %s is %s" % (h, KERNEL_HELPERS[h][0], KERNEL_HELPERS[h][1])
-                         for h in names if h in KERNEL_HELPERS)
+        used = sorted({(h, kernel_helper(h, s["path"])) for s in existing
+                       for h in helper_names(s, repl.get(id(s)))
+                       if kernel_helper(h, s["path"])})
+        defs = "; ".join("%s(a, b) of %s is %s" % (h, k[0], k[1]) for h, k in used)
         body += [wrap("Where the kernel has a helper that computes exactly the site's test, "
                       "use it: %s.  The rewrite is the site's own test, written the way the "
                       "rest of the kernel writes it%s." % (
