@@ -197,7 +197,8 @@ def reach_of(line, funcs, macros):
         if not home:
             return None, "in macro %s, which no function of the file uses" % \
                 ", ".join(sorted(names))
-        why = "in macro %s, used by %s()" % (", ".join(sorted(names)), ", ".join(sorted(home)))
+        why = "in macro %s, used by %s" % (", ".join(sorted(names)),
+                                            ", ".join("%s()" % f for f in sorted(home)))
     reach = set(home)
     while True:		# callers, which may inline it
         more = {f[0] for f in funcs if f[3] & reach} - reach
@@ -409,13 +410,15 @@ class Evidence:
                     self.entries.setdefault(rel, []).append(
                         (db, fam, arguments[0], directory, arguments))
                     have.setdefault(rel, set()).add(fam)
-        # a compiler no database has for a file: the first command with it in its place
+        # a compiler no database has for a file: the commands of the first database that
+        # has the file, with it in their compiler's place (each: a file built twice is
+        # built twice with it too)
         for rel, cmds in self.entries.items():
-            first = cmds[0]
+            first = [e for e in cmds if e[0] == cmds[0][0]]
             for c in self.compilers:
                 if c not in have[rel]:
-                    cmds.append((first[0] + " (%s in place of %s)" % (c, first[2]), c, c,
-                                 first[3], [c] + first[4][1:]))
+                    cmds.extend((e[0] + " (%s in place of %s)" % (c, e[2]), c, c, e[3],
+                                 [c] + e[4][1:]) for e in first)
         self.count = 0
         self.seconds = 0.0
         self.rewritten_headers = set()	# headers with sites that the patch rewrites
@@ -502,6 +505,10 @@ class Evidence:
         label = version(cc) if family(cc) else cc
         base = {"compiler": label, "command": os.path.basename(db) if "(" not in db
                 else os.path.basename(db.split(" ", 1)[0]) + " " + db.split(" ", 1)[1]}
+        same = [e for e in self.entries[rel] if e[0] == db]
+        if len(same) > 1:	# a file built twice: which of its commands this is
+            base["command"] += ", command %d of %d for the file" % (same.index(entry) + 1,
+                                                                    len(same))
         text = texts[rel].decode("utf-8", "replace")
         funcs, macros = source_map(text)
         reach, home = {}, {}

@@ -33,7 +33,10 @@ warning, low -> note ("a > b may be what was meant"), anything else -> warning (
 default).  result.properties.confidence keeps the confidence; a rule's properties have
 its // Confidence: header, GitHub's "precision" (high, medium, low) and "problem.severity"
 (warning, or recommendation for a note); no "security-severity", which would make every
-result a security alert: a wrap test is a correctness problem.
+result a security alert: a wrap test is a correctness problem.  With --evidence,
+result.properties.compilerEvidence is report.json's compiler_evidence (exploited, not
+exploited, unclear, not compiled), compilerEvidenceSummary and the message's [compiler:
+...] the short form report.txt gives, per compiler.
 
 Regions: spatch's and macro-scan's columns are 0-based byte offsets; SARIF's are 1-based
 UTF-16 code units (run.columnKind), an undecodable byte counting one; endColumn is the
@@ -63,6 +66,8 @@ import os
 import re
 import sys
 import urllib.parse
+
+from .evidence import short
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"high": "warning", "moderate": "warning", "low": "note"}
@@ -366,8 +371,15 @@ def sarif(findings, rules, diffs, tree_label, source=None, tree_root=None,
         props = {"confidence": c, "rewritten": bool(f["rewritten"])}
         if f.get("exact_because"):
             props["exactBecause"] = f["exact_because"]
+        message = f["message"]
+        if "compiler_evidence" in f:	# --evidence: the verdict, and report.txt's words
+            words = short({"compiler_evidence": f["compiler_evidence"],
+                           "details": f.get("compiler_evidence_details") or []})
+            props["compilerEvidence"] = f["compiler_evidence"]
+            props["compilerEvidenceSummary"] = words
+            message = "%s [%s]" % (message, words)
         res = {"ruleId": f["rule"], "ruleIndex": index[f["rule"]],
-               "level": LEVELS.get(c, "warning"), "message": {"text": f["message"]},
+               "level": LEVELS.get(c, "warning"), "message": {"text": message},
                "locations": [{"physicalLocation": {
                    "artifactLocation": {"uri": uri(f["file"]), "uriBaseId": BASE},
                    "region": region(f, lines, top),
