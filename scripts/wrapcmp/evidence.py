@@ -489,10 +489,16 @@ class Evidence:
             rel, k, entry = job
             return job, self.judge(rel, k, entry, findings, by_file[rel], texts, new,
                                    rewritten)
+        last = time.time()
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            for (rel, k, entry), verdicts in pool.map(one, jobs):
+            for n, ((rel, k, entry), verdicts) in enumerate(pool.map(one, jobs), 1):
                 for i, d in verdicts.items():
                     per.setdefault(i, []).append(d)
+                if time.time() - last >= 15 and n < len(jobs):	# a kernel's take minutes
+                    last = time.time()
+                    el = last - t0
+                    log("evidence: %d/%d commands done, %d compiles, %d s elapsed, ETA %d s"
+                        % (n, len(jobs), self.count, el, el * (len(jobs) - n) / n))
         for i, details in per.items():
             result[i] = {"compiler_evidence": combine(details), "details": details}
         self.wall = time.time() - t0
@@ -633,6 +639,16 @@ def combine(details):
         if v in vs:
             return v
     return NOT_COMPILED
+
+
+def per_compiler(details):
+    """{compiler (its name and version): verdict} of a finding's evidence details: each
+    compiler's commands combined."""
+    by = {}
+    for d in details or []:
+        if d.get("compiler"):
+            by.setdefault(d["compiler"], []).append(d)
+    return {c: combine(ds) for c, ds in by.items()}
 
 
 def short(ev):
