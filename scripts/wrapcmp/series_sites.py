@@ -254,7 +254,8 @@ def cut_matched(f):
 def read_sites(run_dir, root, threshold):
     """The findings of the run, from report.json (report.txt for an older run).  Each is a
     dict: path, line, col, line_end, rule, msg, confidence, matched, rewritable (a rule
-    rewrites it at confidence low), in_diff (wrapcmp.diff rewrites it), exact_because."""
+    rewrites it at confidence low), in_diff (wrapcmp.diff rewrites it), exact_because,
+    evidence (report.json's compiler_evidence_details of an EVIDENCE=yes run, else None)."""
     report_only = report_only_rules(root)
     sites = []
     js = os.path.join(run_dir, "report.json")
@@ -269,7 +270,10 @@ def read_sites(run_dir, root, threshold):
             s = {"path": f["file"], "line": f["line"], "col": f.get("column") or 0,
                  "line_end": f.get("line_end") or f["line"], "rule": f["rule"], "msg": msg,
                  "confidence": f.get("confidence") or "high", "matched": cut_matched(f),
-                 "exact_because": f.get("exact_because"), "in_diff": f.get("rewritten")}
+                 "exact_because": f.get("exact_because"), "in_diff": f.get("rewritten"),
+                 # a run with EVIDENCE=yes (make census): what the compilers do with it
+                 "evidence": f.get("compiler_evidence_details")
+                 if "compiler_evidence" in f else None}
             sites.append(s)
     else:
         txt = os.path.join(run_dir, "report.txt")
@@ -284,7 +288,8 @@ def read_sites(run_dir, root, threshold):
                                       "col": int(d["col"].split("-")[0]),
                                       "line_end": int(d["line"]), "rule": d["rule"],
                                       "msg": d["msg"], "confidence": c.group(1) if c else "high",
-                                      "matched": "", "exact_because": None, "in_diff": None})
+                                      "matched": "", "exact_because": None, "in_diff": None,
+                                      "evidence": None})
     for s in sites:
         s["rewritable"] = "not rewritten" not in s["msg"] and s["rule"] not in report_only
         if s["confidence"] not in CONFIDENCES:

@@ -12,6 +12,7 @@ import json
 import os
 import re
 
+from .evidence import EXPLOITED, NOT_COMPILED, NOT_EXPLOITED, UNCLEAR, VERDICTS, per_compiler
 from .series_sites import HELPER, calls_in, lines_of
 
 IDIOMS = {
@@ -301,6 +302,84 @@ def idiom_text(kind, sites, idioms):
     return IDIOM_WORDS[kind]
 
 
+def site_verdicts(sites):
+    """{compiler: {verdict: [sites]}} of the sites of an EVIDENCE=yes run (make census),
+    or None when the run had no evidence.  A site that a compiler has no verdict on (a
+    header's, or a file without an object) is "not compiled" for it."""
+    if not sites or any(s.get("evidence") is None for s in sites):
+        return None
+    names = sorted({c for s in sites for c in per_compiler(s["evidence"])},
+                   key=lambda c: (c.split()[0] != "gcc", c))
+    out = collections.OrderedDict()
+    for c in names:
+        by = {v: [] for v in VERDICTS}
+        for s in sites:
+            by[per_compiler(s["evidence"]).get(c, NOT_COMPILED)].append(s)
+        out[c] = by
+    return out
+
+
+def overflow_flags(sites):
+    """How the two builds of the evidence differ, in words, from its details."""
+    flags = {d["flags"]["overflow undefined"] for s in sites for d in s.get("evidence") or []
+             if d.get("flags")}
+    if flags == {"-fstrict-overflow added"}:
+        return "built again with -fstrict-overflow after the kernel's -fno-strict-overflow"
+    return "built with signed overflow wrapping and with it undefined"
+
+
+def evidence_lines(sites, of="these sites"):
+    """A patch's words on what the compilers do with its sites without
+    -fno-strict-overflow, or [] for a run without evidence."""
+    per = site_verdicts(sites)
+    if per is None:
+        return []
+    one = len(sites) == 1
+    said = collections.OrderedDict()
+    for c, by in per.items():
+        bits = []
+        if by[EXPLOITED]:
+            bits.append(("%s differently, as if the subtraction could not wrap (%s)" % (
+                "it" if one else "%d" % len(by[EXPLOITED]),
+                ", ".join("%s:%d" % (s["path"], s["line"]) for s in by[EXPLOITED]))))
+        if by[NOT_EXPLOITED]:
+            bits.append("it the same both ways" if one
+                        else "%d the same" % len(by[NOT_EXPLOITED]))
+        if by[UNCLEAR]:
+            bits.append("%s unclear, its function differing for another reason too (%s)" % (
+                "it" if one else "%d" % len(by[UNCLEAR]),
+                ", ".join("%s:%d" % (s["path"], s["line"]) for s in by[UNCLEAR])))
+        if by[NOT_COMPILED]:
+            bits.append("%s not at all (no object in the configuration, or a header)"
+                        % ("it" if one else "%d" % len(by[NOT_COMPILED])))
+        said.setdefault(", ".join(bits[:-1]) + " and " + bits[-1] if len(bits) > 1
+                        else bits[0], []).append(c)
+    parts = ["%s compile%s %s" % (" and ".join(cs), "" if len(cs) > 1 else "s", what)
+             for what, cs in said.items()]
+    if not parts:
+        return [wrap("Compiler evidence: no compiler built the files of %s." % of)]
+    text = "Without -fno-strict-overflow (each file %s, the object code compared function " \
+        "by function; make census): %s." % (overflow_flags(sites), "; ".join(parts))
+    if any(by[EXPLOITED] for by in per.values()):
+        text += "  With this patch each of those compiles the same both ways."
+    return [wrap(text)]
+
+
+def cover_letter_evidence(allsites):
+    """The cover letter's census of the series' sites, per compiler, or [] for a run
+    without evidence."""
+    per = site_verdicts(allsites)
+    if per is None:
+        return []
+    return ["", wrap("Compiler evidence (make census; each patch names its own sites):")] + \
+        [line for c, by in per.items() for line in wrap(
+            "%s: %d compiled differently without -fno-strict-overflow, %d the same, %d "
+            "unclear, %d not compiled, of the %d sites." % (
+                c, len(by[EXPLOITED]), len(by[NOT_EXPLOITED]), len(by[UNCLEAR]),
+                len(by[NOT_COMPILED]), len(allsites)), indent="    ",
+            first="  ").split("\n")]
+
+
 def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_header):
     """(subject, body) of the patch of group g.  sites: the sites it rewrites, in order;
     repl: {id(site): the call that replaces it}; idioms: {id(site): the idiom as written}."""
@@ -362,6 +441,9 @@ def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_head
             body.append(wrap("%s: %s." % (why, EXACT[why]), width=75, indent="    ",
                              first="  "))
     body.append("")
+    ev = evidence_lines(sites)
+    if ev:
+        body += ev + [""]
     body += object_lines
     body.append("")
     body.append("Found with the Coccinelle rules of the wrapcmp project.")
@@ -617,6 +699,7 @@ def cover_letter(ctx):
     bc = ctx["buildcheck"].summary()
     lines += [""] + (["Object code (make series-buildcheck, per patch in each message):"] +
                      [wrap(l, indent="    ", first="  ") for l in bc] if bc else [NOT_COMPARED])
+    lines += cover_letter_evidence([s for _, _, ss, _ in ctx["meta"] for s in ss])
     if ctx["fixups"]:
         lines += ["", wrap("Whitespace fixed on rewritten lines, so that checkpatch has "
                            "nothing to say about them (the tokens are as the rule wrote "
