@@ -20,6 +20,13 @@
 #                                          OUT/buildcheck.txt and OUT/buildcheck.json (read by
 #                                          the series generator).  About 1.5 hours the first
 #                                          time on 2 cores; later runs are incremental.
+#   make census TREE=... OUT=...           which rewritten sites gcc and clang would miscompile
+#                                          without -fno-strict-overflow: the touched files built
+#                                          in x86_64 allmodconfig under CENSUS_WORK (once; then
+#                                          incremental), the run made again with EVIDENCE=yes
+#                                          into OUT/series-run (which make series then uses:
+#                                          each patch gives its sites' evidence), and the
+#                                          per-rule counts in OUT/census.txt (census.py).
 #   make series-kunit TREE=... OUT=...     the header's KUnit suite (lib/wrapcmp_kunit.c) built
 #                                          and run on UML by the tree's kunit.py, in a copy of
 #                                          TREE with the header patch's changes; OUT/kunit.txt.
@@ -34,7 +41,8 @@
 # (git copies of the tree and the build folder, kept between runs because deleting a kernel
 # tree takes minutes here; default /var/cache/wrapcmp/series-work/NAME-OF-TREE), KUNIT_WORK (the
 # copy series-kunit builds in, kept between runs so that a later run rebuilds only what
-# changed; default /var/cache/wrapcmp/kunit-work/NAME-OF-TREE).
+# changed; default /var/cache/wrapcmp/kunit-work/NAME-OF-TREE), CENSUS_WORK (census's build
+# folders; default /var/cache/wrapcmp/census-work/NAME-OF-TREE).
 
 TREE ?= /var/cache/wrapcmp/linux-source-6.1
 OUT ?= out
@@ -47,8 +55,9 @@ SERIES_FLAGS ?=
 BUILDCHECK_FLAGS ?=
 SERIES_WORK ?= /var/cache/wrapcmp/series-work/$(notdir $(patsubst %/,%,$(TREE)))
 KUNIT_WORK ?= /var/cache/wrapcmp/kunit-work/$(notdir $(patsubst %/,%,$(TREE)))
+CENSUS_WORK ?= /var/cache/wrapcmp/census-work/$(notdir $(patsubst %/,%,$(TREE)))
 
-.PHONY: series series-buildcheck series-kunit
+.PHONY: series series-buildcheck series-kunit census
 
 # The run is made again unless its summary.txt has the confidence, EXISTING and TYPES
 # settings of the series (a 'typed pass (direct, N files)' phase for TYPES=direct).
@@ -73,3 +82,7 @@ series-buildcheck: install-deps
 
 series-kunit: install-deps
 	scripts/wrapcmp-kunit --tree '$(TREE)' --out '$(OUT)' --work '$(KUNIT_WORK)' --jobs '$(JOBS)'
+
+census: install-deps kernel-tree
+	scripts/wrapcmp-census --tree '$(TREE)' --out '$(OUT)' --work '$(CENSUS_WORK)' \
+		--jobs '$(JOBS)'
