@@ -382,9 +382,27 @@ def make_groups(files, sections, per_file, merge_below, split_above):
             g.pattern = ppat[fs[0]]
         g.files.extend(fs)
         g.members.append(a)
+    # One driver or protocol a patch: a group whose files the prefix table gives two
+    # subsystems (ipv4 and ipv6 under NETWORKING [IPv4/IPv6], radeon and amdgpu under
+    # one DRM entry) becomes a group per subsystem; build files go with the first.
+    split = []
+    for g in groups.values():
+        code = [f for f in g.files if not BUILD_FILES.search(f)]
+        subsys = collections.OrderedDict()
+        for f in code:
+            subsys.setdefault(table_prefix(f), []).append(f)
+        if len(subsys) < 2 or None in subsys:
+            split.append(g)
+            continue
+        for n, (p, fs) in enumerate(subsys.items()):
+            h = Group(g.area)
+            h.files = fs + ([f for f in g.files if f not in code] if n == 0 else [])
+            h.members, h.pattern = g.members, g.pattern
+            h.label = "%s (%s)" % (g.area, p)
+            split.append(h)
     # Split huge groups by directory.
     out = []
-    for g in groups.values():
+    for g in split:
         if len(g.files) <= split_above:
             out.append(g)
             continue

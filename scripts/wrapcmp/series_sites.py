@@ -547,6 +547,11 @@ FIXUPS = [
     # checkpatch SPACING (ERROR): spatch prints "(int) --x" as "(int)--x".
     ("space between a cast and --/++", re.compile(r"(\(%s\))(--|\+\+)(?=[\w(])" % CAST_WORDS),
      lambda m: m.group(1) + " " + m.group(2)),
+    # checkpatch SPACING (ERROR): "#define tick_before(t1,t2)" keeps its parameter list
+    # when the rule rewrites the body on the same line.
+    ("space after a comma of a macro's parameters",
+     re.compile(r"^(\s*#\s*define\s+\w+\()([\w\s,.]*,[^\s)][\w\s,.]*)(?=\))"),
+     lambda m: m.group(1) + re.sub(r",\s*", ", ", m.group(2))),
 ]
 
 

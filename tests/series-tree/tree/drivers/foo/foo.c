@@ -54,3 +54,6 @@ int foo_flow_stale(struct foo_flow *rflow, u32 *per_cpu_input_queue_heads, int t
 	}
 	return 0;
 }
+
+/* the parameter list keeps its style: the rewrite fixes the comma */
+#define foo_tick_before(t1,t2) ((s16)((s16)(t1) - (s16)(t2)) < 0)
