@@ -9,6 +9,7 @@ makes it in the tree it installs into."""
 import os
 import re
 
+from .includes import HAS_HELPER
 from .util import ROOT
 
 HEADER = "include/linux/wrapcmp.h"
@@ -67,3 +68,47 @@ def install(kdir):
             f.write(text)
         done.append("%s %s" % (HEADER, "updated" if old is not None else "added"))
     return done
+
+
+def build_alone(tree, new, original):
+    """{path: bytes}: what wrapcmp.diff adds besides the rewrites so that it builds when
+    applied alone to a tree without the header, as the series' first patch does: the
+    header, rcupdate.h including it instead of defining ULONG_CMP_GE()/ULONG_CMP_LT(),
+    and the callers of those macros that the header's checked versions would refuse
+    (two ints) renamed to UINT_CMP_*().  new: {path: bytes} of the rewritten files (a
+    caller among them is renamed in its rewritten text); original(path): the tree's
+    bytes.  {} when the tree has the header already or no rewrite uses it."""
+    from .util import Fatal
+    from . import series_header
+    if os.path.exists(os.path.join(tree, HEADER)) or \
+            not any(HAS_HELPER.search(data) for data in new.values()):
+        return {}
+
+    def text_of(rel):
+        return (new[rel] if rel in new else original(rel)).decode("utf-8", "surrogateescape")
+    out = {}
+    reconciled = None
+    if os.path.isfile(os.path.join(tree, RCU)):
+        reconciled = reconciled_rcupdate(text_of(RCU))
+    if reconciled is not None:
+        out[RCU] = reconciled
+    out[HEADER] = header_text(reconciled is not None)
+    if reconciled is not None:
+        for rel, cs in series_header.callers_to_change(series_header.rcu_callers(tree)).items():
+            old = original(rel).decode("utf-8", "surrogateescape")
+            if rel not in new:
+                out[rel] = series_header.renamed_calls(old, cs)
+                continue
+            text = text_of(rel)
+            for c in cs:	# the rewrite moved the offsets: rename by the call's text
+                call = old[c["offset"]:c["end"]]
+                whole = series_header.renamed_calls(old, [c])
+                renamed = whole[c["offset"]:c["end"] + len(whole) - len(old)]
+                if text.count(call) != 1:
+                    raise Fatal("%s:%d: %s() with two ints must become %s() for the header "
+                                "to build, but the rewritten file holds that call %d times; "
+                                "rename it by hand or leave the file out (PATHS=)"
+                                % (rel, c["line"], c["name"], c["change"], text.count(call)))
+                text = text.replace(call, renamed)
+            out[rel] = text
+    return {rel: t.encode("utf-8", "surrogateescape") for rel, t in out.items()}

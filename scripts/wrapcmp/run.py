@@ -51,6 +51,7 @@ from . import outputs
 from .apply import apply_diff, check_writable
 from .cache import Cache, default_dir as default_cache_dir, stat_key, tree_digest
 from .include_mirror import IncludeMirror
+from .kernel_header import HEADER as KERNEL_HEADER_PATH, build_alone
 from .includes import HAS_HELPER, add_helper_include, uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, new_file_diff, unified_diff
@@ -523,11 +524,25 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     header_diff = {}
     if hosted and new and not hosted.present:
         header_diff[hosted.header] = new_file_diff(work, hosted.header, hosted.text)
+    support = {}
+    if not hosted and new:
+        # the diff builds applied alone: the header, rcupdate.h and its int callers
+        def original(rel):
+            if not snap.add(rel):
+                raise Fatal("cannot read %s: %s" % (rel, snap.unreadable[rel]))
+            return snap.data(rel)
+        support = build_alone(tree, new, original)
+        for rel, data in support.items():
+            if rel == KERNEL_HEADER_PATH:
+                header_diff[rel] = new_file_diff(work, rel, data)
+            else:
+                new[rel] = data
     order = sorted(new, key=byte_order)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:	# one diff process each
         diffs = dict(zip(order, pool.map(lambda rel: unified_diff(work, snap, rel, new[rel]),
                                          order)))
     diffs.update(header_diff)
+    header_diff.update((rel, diffs[rel]) for rel in support if rel in diffs)
     order = sorted(diffs, key=byte_order)
     diff = b"".join(diffs[rel] for rel in order)
     phases.append(("diff", time.time() - t))
@@ -595,7 +610,8 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     outputs.install_outputs(stage, out)
     log("%d findings, %d files patched%s; outputs in %s (%.1f s)"
         % (len({finding_key(f) for f in findings}), len(diffs) - len(header_diff),
-           "".join(", %s added" % h for h in header_diff), args.out, time.time() - t0))
+           "".join(", %s %s" % (h, "changed" if h in support and h != KERNEL_HEADER_PATH
+                                else "added") for h in header_diff), args.out, time.time() - t0))
 
 
 def on_signal(signum, frame):

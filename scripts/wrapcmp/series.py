@@ -385,8 +385,6 @@ def prepare(args, tree, run_dir, never):
     file_diffs = series_sites.split_diff(read_text(diff_path))
     if not file_diffs:
         die("%s is empty: nothing to send" % diff_path)
-    if HEADER in file_diffs:
-        die("wrapcmp.diff already touches %s" % HEADER)
     threshold = CONFIDENCES.index(args.confidence)
     sites = series_sites.read_sites(run_dir, ROOT, threshold)
     by_file = collections.defaultdict(list)
@@ -394,10 +392,14 @@ def prepare(args, tree, run_dir, never):
         by_file[s["path"]].append(s)
     changes = collections.OrderedDict()
     for path, fdiff in file_diffs.items():
+        # what the run added so that its diff builds alone is patch 1's to make
+        if path in (HEADER, series_header.RCU):
+            continue
         full = os.path.join(tree, path)
         if not os.path.isfile(full):
             die("wrapcmp.diff touches %s, which is not in %s: make the run again" % (path, tree))
         fc = FileChange(path, read_text(full), fdiff)
+        fc.blocks = [b for b in fc.blocks if not series_sites.is_rcu_rename(b)]
         rewritten = [s for s in by_file[path] if s["in_diff"]]
         unconverted = [s for s in by_file[path] if not s["in_diff"]]
         fc.sites = series_sites.take_out_mixed(fc, rewritten, unconverted)

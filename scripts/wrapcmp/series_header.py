@@ -287,12 +287,12 @@ def plain(e):
 def rcu_callers(work):
     """Every call of ULONG_CMP_LT()/ULONG_CMP_GE() in the tree at work (rcupdate.h's own
     definitions aside), classed: dicts path, line, name, args, types, verdict, change."""
-    p = subprocess.run(["grep", "-rlE", "--include=*.c", "--include=*.h",
+    p = subprocess.run(["grep", "-rlZE", "--include=*.c", "--include=*.h",
                         r"ULONG_CMP_(LT|GE)[[:space:]]*\(", "."], cwd=work,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, errors="surrogateescape")
     out = []
     folder_texts = {}
-    for rel in sorted(x[2:] for x in p.stdout.split()):
+    for rel in sorted(x[2:] for x in p.stdout.split("\0") if x.startswith("./")):
         if rel in (RCU, HEADER) or rel.startswith(("tools/", "scripts/")):
             continue
         text = read_text(os.path.join(work, rel))
@@ -355,31 +355,42 @@ def one_verdict(op, ta, tb, args):
     return "a - b is %s: differs, not changed here" % d
 
 
-def change_callers(work, callers):
-    """Rename the calls whose "change" is set, their continuation lines re-aligned with the
-    shorter name; returns the paths changed."""
+def renamed_calls(text, cs):
+    """text with the calls cs (of rcu_callers() on this text) renamed to their "change",
+    continuation lines re-aligned with the shorter name."""
+    for c in sorted(cs, key=lambda c: -c["offset"]):
+        start, end = c["offset"], c["end"]
+        call = text[start:end]
+        assert call.startswith(c["name"])
+        line_start = text.rfind("\n", 0, start) + 1
+        old_col = columns_of(text[line_start:start] + c["name"] + "(")
+        new = c["change"] + call[len(c["name"]):]
+        new_col = old_col - len(c["name"]) + len(c["change"])
+        lines = new.split("\n")
+        for i in range(1, len(lines)):
+            body = lines[i].lstrip(" \t")
+            if columns_of(lines[i][:len(lines[i]) - len(body)]) == old_col:
+                lines[i] = "\t" * (new_col // 8) + " " * (new_col % 8) + body
+        text = text[:start] + "\n".join(lines) + text[end:]
+    return text
+
+
+def callers_to_change(callers):
+    """{path: [the callers of that file to rename]}."""
     by_path = {}
     for c in callers:
         if c["change"]:
             by_path.setdefault(c["path"], []).append(c)
+    return by_path
+
+
+def change_callers(work, callers):
+    """Rename the calls whose "change" is set, in the tree at work; returns the paths
+    changed."""
+    by_path = callers_to_change(callers)
     for rel, cs in by_path.items():
         path = os.path.join(work, rel)
-        text = read_text(path)
-        for c in sorted(cs, key=lambda c: -c["offset"]):
-            start, end = c["offset"], c["end"]
-            call = text[start:end]
-            assert call.startswith(c["name"])
-            line_start = text.rfind("\n", 0, start) + 1
-            old_col = columns_of(text[line_start:start] + c["name"] + "(")
-            new = c["change"] + call[len(c["name"]):]
-            new_col = old_col - len(c["name"]) + len(c["change"])
-            lines = new.split("\n")
-            for i in range(1, len(lines)):
-                body = lines[i].lstrip(" \t")
-                if columns_of(lines[i][:len(lines[i]) - len(body)]) == old_col:
-                    lines[i] = "\t" * (new_col // 8) + " " * (new_col % 8) + body
-            text = text[:start] + "\n".join(lines) + text[end:]
-        write_text(path, text)
+        write_text(path, renamed_calls(read_text(path), cs))
     return sorted(by_path)
 
 

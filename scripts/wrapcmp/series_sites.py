@@ -164,6 +164,18 @@ class Block:
         return not self.removed and len(added) == 1 and is_header_include(added[0])
 
 
+def is_rcu_rename(block):
+    """A block that only renames ULONG_CMP_LT()/GE() calls to UINT_CMP_*(): what the run
+    adds so that its diff builds alone (kernel_header.build_alone), patch 1's change."""
+    def norm(line):
+        return " ".join(line[1:].split())
+    if not block.removed or len(block.removed) != len(block.added):
+        return False
+    pairs = [(norm(r), norm(a)) for r, a in zip(block.removed, block.added)]
+    return any(r != a for r, a in pairs) and all(
+        re.sub(r"\bULONG_CMP_(LT|GE)\b", r"UINT_CMP_\1", r) == a for r, a in pairs)
+
+
 def blocks_of(fdiff):
     """The change blocks of a one-file unified diff, in order."""
     blocks, cur, old, in_hunk = [], None, 0, False

@@ -98,17 +98,24 @@ class Snapshot:
         os.makedirs(folder, exist_ok=True)
         self.ids, self.rel_of, self.sums, self.unreadable = {}, {}, {}, {}
         for rel in files:
-            sid = "%06d%s" % (len(self.ids), ".h" if rel.endswith(".h") else ".c")
-            try:
-                data = read_bytes(os.path.join(tree, rel))
-            except OSError as e:
-                self.unreadable[rel] = "cannot read: %s" % (e.strerror or e)
-                continue
-            with open(os.path.join(folder, sid), "wb") as f:
-                f.write(data)
-            self.ids[rel] = sid
-            self.rel_of[sid] = rel
-            self.sums[rel] = digest(data)
+            self.add(rel)
+
+    def add(self, rel):
+        """Copy the tree's file rel in (once); False when it cannot be read."""
+        if rel in self.ids:
+            return True
+        sid = "%06d%s" % (len(self.ids), ".h" if rel.endswith(".h") else ".c")
+        try:
+            data = read_bytes(os.path.join(self.tree, rel))
+        except OSError as e:
+            self.unreadable[rel] = "cannot read: %s" % (e.strerror or e)
+            return False
+        with open(os.path.join(self.dir, sid), "wb") as f:
+            f.write(data)
+        self.ids[rel] = sid
+        self.rel_of[sid] = rel
+        self.sums[rel] = digest(data)
+        return True
 
     def path(self, rel):
         return os.path.join(self.dir, self.ids[rel])
