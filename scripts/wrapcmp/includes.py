@@ -23,6 +23,7 @@ In a project (project.py) the line is #include "..." with the spelling the file 
 it goes with the project's own includes: after the last top-level #include "..." before
 the first function, else after the last #include <...>, else as in 4.
 """
+import os
 import re
 
 from .macro_scan import blank
@@ -169,3 +170,91 @@ def add_helper_include(data, line=HELPER, has=HAS_HELPER):
 def uses_more_helpers(old, new):
     """True when new calls the header's helpers more often than old: it needs the header."""
     return len(CALL.findall(new)) > len(CALL.findall(old))
+
+
+# ---------------------------------------------------------------- where the kernel wants it
+
+def local_headers(rel, data):
+    """The tree paths of the headers data (the file rel) includes with "..." at its top
+    level, resolved against its own folder."""
+    d = os.path.dirname(rel)
+    return [os.path.normpath(os.path.join(d, name)) for _, kind, name in top_level(data)[0]
+            if kind == '"' and name.endswith(".h")]
+
+
+def provider_header(rel, data, text_of):
+    """A header that the file includes with "..." whose text (text_of(path): bytes after
+    the run, None when no such file) includes <linux/wrapcmp.h> at its top level: the
+    file needs no include of its own (net/rxrpc/peer_event.c and ar-internal.h).  None
+    when there is none."""
+    for h in local_headers(rel, data):
+        text = text_of(h)
+        if text is not None and any(kind == "<" and name == "linux/wrapcmp.h"
+                                    for _, kind, name in top_level(text)[0]):
+            return h
+    return None
+
+
+def built_alone(tree, rel):
+    """True when the folder's Makefile names rel's object: the .c file is compiled on its
+    own, whatever else #includes it."""
+    stem = os.path.splitext(os.path.basename(rel))[0]
+    for mk in ("Makefile", "Kbuild"):
+        try:
+            with open(os.path.join(tree, os.path.dirname(rel), mk), errors="replace") as f:
+                if re.search(r"(^|[\s=+/])%s\.o\b" % re.escape(stem), f.read(), re.M):
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+def includer_of(tree, rel):
+    """The one .c file of rel's folder that #includes the .c file rel (by any spelling:
+    kernel/sched/build_utility.c has #include "clock.c"), when rel is built only through
+    it; else None (also when several do: host1x01.c to host1x07.c all include
+    hw/cdma_hw.c, which then keeps the include itself)."""
+    if not rel.endswith(".c") or built_alone(tree, rel):
+        return None
+    from .buildfiles import includers
+    found = includers(tree, rel, limit=2)
+    return found[0] if len(found) == 1 else None
+
+
+def includes_line(data, rel_name):
+    """The index of the line of data that #includes "rel_name", or None."""
+    inc = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(rel_name.encode()))
+    for i, line in enumerate(data.split(b"\n")):
+        if inc.match(line):
+            return i
+    return None
+
+
+def place_kernel_includes(tree, new, needs, original):
+    """Give the files of needs (of new: {path: bytes after the run}) the include the
+    kernel way: headers first; none in a file whose own "..." header has it; a .c file
+    built only through the .c file that #includes it gets it in that file, before that
+    #include.  original(path): the tree's bytes of a file the run did not change.
+    Changes new in place."""
+    def text_of(path):
+        if path in new:
+            return new[path]
+        full = os.path.join(tree, path)
+        if path.startswith(("../", "/")) or os.path.islink(full) or not os.path.isfile(full):
+            return None
+        return original(path)
+    for rel in sorted(needs, key=lambda r: (not r.endswith(".h"), r)):
+        if provider_header(rel, new[rel], text_of):
+            continue
+        inc = includer_of(tree, rel)
+        data = text_of(inc) if inc else None
+        if data is not None:
+            res, how = add_helper_include(data)
+            at = includes_line(res, os.path.basename(rel))
+            added = next((i for i, l in enumerate(res.split(b"\n")) if HAS_HELPER.match(l)),
+                         None)
+            if at is not None and added is not None and added < at:
+                if how is not None:
+                    new[inc] = res
+                continue
+        new[rel] = add_helper_include(new[rel])[0]

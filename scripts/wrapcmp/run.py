@@ -52,7 +52,8 @@ from .apply import apply_diff, check_writable
 from .cache import Cache, default_dir as default_cache_dir, stat_key, tree_digest
 from .include_mirror import IncludeMirror
 from .kernel_header import HEADER as KERNEL_HEADER_PATH, build_alone
-from .includes import HAS_HELPER, add_helper_include, uses_more_helpers
+from .includes import add_helper_include, place_kernel_includes, \
+    uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, new_file_diff, unified_diff
 from .prefilter import prefilter, prefilter_digest
@@ -513,24 +514,29 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
 
     def include_of(rel):
         return hosted.include_line(rel) if hosted else KERNEL_INCLUDE
+    needs = []
     for rel in sorted({f["file"] for f in rewritten}, key=byte_order):
         orig = snap.data(rel)
         res = keep_line_ends(orig, results.get(rel, orig))
         if uses_more_helpers(orig, res):
-            res = add_helper_include(res, include_of(rel),
-                                     ANY_HELPER_INCLUDE if hosted else HAS_HELPER)[0]
+            needs.append(rel)
+            if hosted:
+                res = add_helper_include(res, include_of(rel), ANY_HELPER_INCLUDE)[0]
         if res != orig:
             new[rel] = res
+
+    def original(rel):
+        if not snap.add(rel):
+            raise Fatal("cannot read %s: %s" % (rel, snap.unreadable[rel]))
+        return snap.data(rel)
+    if not hosted:
+        place_kernel_includes(tree, new, needs, original)
     header_diff = {}
     if hosted and new and not hosted.present:
         header_diff[hosted.header] = new_file_diff(work, hosted.header, hosted.text)
     support = {}
     if not hosted and new:
         # the diff builds applied alone: the header, rcupdate.h and its int callers
-        def original(rel):
-            if not snap.add(rel):
-                raise Fatal("cannot read %s: %s" % (rel, snap.unreadable[rel]))
-            return snap.data(rel)
         support = build_alone(tree, new, original)
         for rel, data in support.items():
             if rel == KERNEL_HEADER_PATH:

@@ -56,7 +56,7 @@ import sys
 import tempfile
 
 from . import series_groups as groups_mod
-from . import series_header, series_sites, series_text
+from . import includes, series_header, series_sites, series_text
 from .outputs import REPORT_ONLY_NOTE, OutLock, install_outputs
 from .series_sites import CONFIDENCES, FileChange, read_text
 from .util import Fatal, ROOT
@@ -378,6 +378,36 @@ def in_dirs(path, dirs):
     return any(re.match(re.escape(d).replace(r"\*", "[^/]+"), path) for d in dirs)
 
 
+def keep_providers_together(groups, kept):
+    """groups with a file that has the helpers from another file of the series (its own
+    "..." header, or the .c file that #includes it) put in one patch with that file, so
+    that each patch builds on its own."""
+    def data(p):
+        fc = kept[p]
+        return series_sites.apply_blocks(p, fc.old_text, fc.blocks)[0].encode(
+            "utf-8", "surrogateescape")
+    final = {p: data(p) for p in kept}
+    added = {p for p, fc in kept.items() if any(b.is_include() for b in fc.blocks)}
+    group_of = {f: g for g in groups for f in g.files}
+    for f in sorted(kept):
+        if f in added or not series_sites.HELPER.search(final[f].decode("latin-1")):
+            continue
+        prov = includes.provider_header(f, final[f], lambda h: final.get(h) if h in added
+                                        else None)
+        if prov is None:
+            prov = next((p for p in sorted(added) if os.path.dirname(p) == os.path.dirname(f)
+                         and includes.includes_line(final[p], os.path.basename(f)) is not None),
+                        None)
+        g, h = group_of[f], group_of.get(prov)
+        if h is None or h is g:
+            continue
+        h.files = sorted(h.files + g.files)
+        for x in g.files:
+            group_of[x] = h
+        groups = [x for x in groups if x is not g]
+    return groups
+
+
 def prepare(args, tree, run_dir, never):
     """The files of the series and their sites: (changes {path: FileChange}, sites,
     left_out)."""
@@ -473,6 +503,7 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     sections = groups_mod.read_maintainers(tree)
     groups, _ = groups_mod.make_groups(list(kept), sections, per_file, args.merge_below,
                                        args.split_above)
+    groups = keep_providers_together(groups, kept)
     new_header = any(series_sites.HELPER.search("".join(b.added))
                      for fc in kept.values() for b in fc.blocks)
     log("%d files in %d patches%s" % (len(kept), len(groups),
