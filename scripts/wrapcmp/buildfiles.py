@@ -411,8 +411,11 @@ def includers(src, path, limit=3, index=None):
                          re.M)
         cands = []
         for f in sorted(os.listdir(os.path.join(src, d))):
-            if f.endswith(".c") and os.path.join(d, f) != path:
-                with open(os.path.join(src, d, f), errors="replace") as fh:
+            full = os.path.join(src, d, f)
+            # a tree is input: no symbolic link is followed, nothing but files read
+            if f.endswith(".c") and os.path.join(d, f) != path and \
+                    not os.path.islink(full) and os.path.isfile(full):
+                with open(full, errors="replace") as fh:
                     if inc.search(fh.read()):
                         cands.append(os.path.join(d, f))
     out = []
