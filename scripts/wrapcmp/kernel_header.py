@@ -10,7 +10,7 @@ import os
 import re
 
 from .includes import HAS_HELPER
-from .util import ROOT
+from .util import ROOT, Fatal
 
 HEADER = "include/linux/wrapcmp.h"
 RCU = "include/linux/rcupdate.h"
@@ -78,8 +78,7 @@ def build_alone(tree, new, original):
     (two ints) renamed to UINT_CMP_*().  new: {path: bytes} of the rewritten files (a
     caller among them is renamed in its rewritten text); original(path): the tree's
     bytes.  {} when the tree has the header already or no rewrite uses it."""
-    from .util import Fatal
-    from . import series_header
+    from . import series_header	# it imports this module
     if os.path.exists(os.path.join(tree, HEADER)) or \
             not any(HAS_HELPER.search(data) for data in new.values()):
         return {}
