@@ -20,7 +20,9 @@
 //# cannot see the operand types, a cast of 32 bits or less keeps the low
 //# bits, as the helper does, which fails the build on a pointer or
 //# floating operand; a long or 64-bit cast gets the _WIDE helper, which
-//# also fails the build when a - b is narrower.  A cast that the helper
+//# also fails the build when a - b is narrower.  So does a #define body
+//# that typecheck()s its operands (time_after()): typecheck() only
+//# warns, and a caller may pass a u32 all the same.  A cast that the helper
 //# makes redundant is dropped from its arguments.  (s64)(u32 - u32) is
 //# never negative: that site is reported, not rewritten.  Where spatch
 //# adds the include, a file whose last #include comes after its first
@@ -418,7 +420,11 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 		return None, ("WARNING: %s: the difference may be narrower than %s; "
 			      "not rewritten%s" % (shape, cast, tail)), confidence
 	elif wrapcmp_key(pa) in wrapcmp_typechecked and wrapcmp_key(pb) in wrapcmp_typechecked:
+		# typecheck() only warns: a caller may still pass a u32 to time_after(),
+		# whose (long)(a - b) then widens a - b where the helper would wrap it
 		evidence = " (types from typecheck())"
+		if wide:
+			helper += "_WIDE"
 	else:
 		evidence = ""
 	form = wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb)

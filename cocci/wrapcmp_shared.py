@@ -342,6 +342,36 @@ def wrapcmp_confidence(pa, pb, a, b, unsigned, idiom=False):
 	why = wrapcmp_evidence(pa, a) or wrapcmp_evidence(pb, b)
 	return ("moderate", " (wrapping: %s)" % why) if why else ("low", "")
 
+# Words that name a size, a length or an amount, not a free-running counter: in
+# len - n > 0 or old - i < 0 (refcount's underflow check) a > b is what is meant, and
+# a maintainer would want that or nothing.  A word is a part of a name between
+# underscores (payload_len, bits_to_set), a name of one letter (i, n), or num and a
+# capital (numSGE).  prod_index and iv32_n are not such names: they are counters.
+WRAPCMP_SIZE_WORDS = frozenset(("len", "length", "size", "sz", "bytes", "bits", "count",
+				"cnt", "num", "nr", "rem", "remain", "remainder", "space", "pad",
+				"ofs", "off", "offset", "bound", "dbm", "indbm"))
+
+def wrapcmp_size_names(*operands):
+	"""The names in the operands' text that name sizes or amounts (see above)."""
+	found = []
+	for text in operands:
+		for name in re.findall(r"[A-Za-z_]\w*", re.sub(r"/\*.*?\*/", " ", str(text), flags=re.S)):
+			words = [w.lower() for w in name.split("_") if w]
+			if (name in ("i", "n") or re.match(r"num[A-Z]", name) or
+			    any(w in WRAPCMP_SIZE_WORDS for w in words)) and name not in found:
+				found.append(name)
+	return found
+
+def wrapcmp_not_counters(confidence, a, b):
+	"""Why a low site is reported, not rewritten, when its operands name sizes, or ""."""
+	names = wrapcmp_size_names(a, b)[:3] if confidence == "low" else []
+	if not names:
+		return ""
+	return ("; not rewritten: %s, so a > b may be what is meant" %
+		(names[0] + " names a size or an amount, not a free-running counter"
+		 if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] +
+		 " name sizes or amounts, not free-running counters"))
+
 def wrapcmp_below(confidence, threshold):
 	"""True when a finding of this confidence is left out of the patch (-D confidence=)."""
 	if threshold not in WRAPCMP_CONFIDENCE:
@@ -406,13 +436,18 @@ def wrapcmp_include_anchor(f, placing=False):
 
 def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 	"""Why a site is reported only: the rewrite needs a function, or a macro body whose
-	operands (the positions given) are typecheck()ed or whose rewrite the helpers check
-	at build time (macro_ok), and whose macro parameters are bracketed in them; and a
-	place for the include.  Empty when it can be rewritten."""
+	rewrite the helpers check at build time (macro_ok: the cast rule's) and whose macro
+	parameters are bracketed in the operands (the positions given); and a place for the
+	include.  A signed a - b in a body is never rewritten, typecheck() or not: a caller
+	that passes a u32 to typecheck(int, a) gets a warning and an unsigned a - b, which
+	UINT_CMP_LT() would compare as signed.  Empty when it can be rewritten."""
 	f = p[0].file
 	if p[0].current_element == "something_else":
-		if not macro_ok and \
-		   not (operands and all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands)):
+		if not macro_ok and operands and \
+		   all(wrapcmp_key(q) in wrapcmp_typechecked for q in operands):
+			return ("; not rewritten: typecheck() only warns, and a caller that passes "
+				"another type gets a - b in that type from the macro, not from the helper")
+		if not macro_ok:
 			return "; not rewritten outside a function (macro body)"
 		define = wrapcmp_define_at(p)
 		if define and any(wrapcmp_bare_argument(q, define[1]) for q in operands):

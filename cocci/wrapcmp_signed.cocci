@@ -9,20 +9,22 @@
 /// knows the types of both operands and the difference is signed on
 /// every architecture.  Rewrites it to the helper of the width of the
 /// promoted type.  Reports only: an operator or 0 from a macro; a
-/// #define body that does not typecheck() both operands; a file with no
-/// place for the #include.  Never matches operands of unknown type, a
-/// constant operand (len - 4 > 0 is a bound), operands narrower than
-/// int, nor an unsigned, pointer, floating or architecture-dependent
-/// difference.
+/// #define body, even one that typecheck()s both operands (that only
+/// warns); a site with no sign that a value wraps whose operands name
+/// sizes or amounts (len - n > 0, old - i < 0), where a > b may be what
+/// is meant; a file with no place for the #include.  Never matches
+/// operands of unknown type, a constant operand (len - 4 > 0 is a
+/// bound), operands narrower than int, nor an unsigned, pointer,
+/// floating or architecture-dependent difference.
 ///
 //# Signed on every architecture: int, long or long long once promoted,
 //# with or without parentheses.  long - unsigned int is not (it is
 //# unsigned on 32-bit): wrapcmp_bugs reports it, and unsigned
 //# differences.  A constant is a literal or a name in capitals.  A
-//# #define body is rewritten when typecheck() fixes both operands and no
-//# parameter stands bare in a - b.  Where spatch adds the include, a
-//# file whose last #include comes after its first function, or that has
-//# none, has no place for it.
+//# caller of a #define body may pass any type: a long makes a - b
+//# wider than the helper, a u32 makes it unsigned.  Where spatch adds
+//# the include, a file whose last #include comes after its first
+//# function, or that has none, has no place for it.
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The wrapcmp authors.
@@ -342,7 +344,7 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 			      "or 0 comes from a macro, which spatch 1.1.1 cannot rewrite "
 			      "(confidence: %s)" % (prefix, note, confidence)), confidence
 	form = wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb)
-	why = wrapcmp_cannot_patch(pc, pa, pb)
+	why = wrapcmp_not_counters(confidence, a, b) or wrapcmp_cannot_patch(pc, pa, pb)
 	return None if why else form, ("WARNING: %s on signed operands can overflow: use %s%s%s "
 				       "(confidence: %s)" % (shape, wrapcmp_use(form), note, why,
 							     confidence)), confidence

@@ -195,6 +195,27 @@ def provider_header(rel, data, text_of):
     return None
 
 
+SPDX = re.compile(rb"SPDX-License-Identifier:[ \t]*([^\r\n*]*)")
+
+
+def shared_with_other_os(data):
+    """Why a kernel file is reported, not rewritten, when it is code shared with another
+    system: it is dual-licensed (its SPDX line has OR) and includes only its own headers
+    with "...", its <...> ones coming through an OS header such as irdma's osdep.h.
+    <linux/wrapcmp.h> does not exist on the other system, so a maintainer would add the
+    helper to that OS header, not here.  None for any other file."""
+    m = SPDX.search(data[:4096])
+    licence = m.group(1).decode("latin-1").strip() if m else ""
+    if not re.search(r"\sOR\s", licence, re.I):
+        return None
+    incs = top_level(data)[0]
+    if not incs or any(kind != '"' for _, kind, _ in incs):
+        return None
+    return ("the file is dual-licensed (%s) and includes only its own headers (%s first), "
+            "so it is shared with another system, which has no <linux/wrapcmp.h>"
+            % (" ".join(licence.split()), incs[0][2]))
+
+
 def built_alone(tree, rel):
     """True when the folder's Makefile names rel's object: the .c file is compiled on its
     own, whatever else #includes it."""

@@ -53,7 +53,7 @@ from .cache import Cache, default_dir as default_cache_dir, stat_key, tree_diges
 from .include_mirror import IncludeMirror
 from .kernel_header import HEADER as KERNEL_HEADER_PATH, build_alone
 from .includes import add_helper_include, place_kernel_includes, \
-    uses_more_helpers
+    shared_with_other_os, uses_more_helpers
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, new_file_diff, unified_diff
 from .prefilter import prefilter, prefilter_digest
@@ -181,19 +181,33 @@ def report_only(path, dirs):
     return None
 
 
-def note_report_only(findings, rules, dirs):
-    """A site that its rule would rewrite but that lies in a report-only folder says so in
+def left_alone(dirs, snap, kernel):
+    """why(path): why the runner leaves a file's sites alone, or None: it lies in a
+    report-only folder ("tools/ is reported, never patched"), or, in a kernel tree, it is
+    code shared with another system (includes.shared_with_other_os)."""
+    seen = {}
+
+    def why(rel):
+        if rel not in seen:
+            d = report_only(rel, dirs)
+            seen[rel] = "%s %s" % (d, outputs.REPORT_ONLY_NOTE) if d else \
+                shared_with_other_os(snap.data(rel)) if kernel else None
+        return seen[rel]
+    return why
+
+
+def note_report_only(findings, rules, why_left):
+    """A site that its rule would rewrite but that the runner leaves alone says so in
     its message, as every other site left alone says why: "...; not rewritten: tools/ is
     reported, never patched (confidence: low)"."""
     rewriting = {r["name"] for r in rules if r["rewrites"]}
     for f in findings:
-        d = report_only(f["file"], dirs)
-        if d and f["rule"] in rewriting and "not rewritten" not in f["message"]:
+        why = why_left(f["file"]) if f["rule"] in rewriting else None
+        if why and "not rewritten" not in f["message"]:
             m = outputs.CONFIDENCE_IN_MESSAGE.search(f["message"])
             at = m.start() if m else len(f["message"])
-            f["message"] = "%s; not rewritten: %s %s%s" % (
-                f["message"][:at].rstrip(), d, outputs.REPORT_ONLY_NOTE,
-                " " + m.group(0) if m else "")
+            f["message"] = "%s; not rewritten: %s%s" % (
+                f["message"][:at].rstrip(), why, " " + m.group(0) if m else "")
 
 
 BUILD_CHECKED = "(operand types checked at build time)"
@@ -349,16 +363,16 @@ class MacroScan:
         return self.sites
 
 
-def rewritten_findings(args, findings, rules, dirs, failed):
+def rewritten_findings(args, findings, rules, why_left, failed):
     """The findings the patch pass must rewrite: a rule that rewrites, a message that does
     not say "not rewritten" (every rule says so in the others), the patch confidence,
-    outside the report-only folders, in a file that did not fail."""
+    in a file that the runner does not leave alone (left_alone) and that did not fail."""
     rewriting = {r["name"] for r in rules if r["rewrites"]}
     conf = {r["name"]: r["confidence"] for r in rules}
     return [f for f in findings
             if f["rule"] in rewriting and "not rewritten" not in f["message"] and
             confidence_rank(confidence_of(f, conf)) >= confidence_rank(args.confidence) and
-            not report_only(f["file"], dirs) and f["file"] not in failed]
+            not why_left(f["file"]) and f["file"] not in failed]
 
 
 def run(args):
@@ -508,8 +522,9 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
         phases.append(("typed pass (%s, %d files)" % (args.types, len(unknown)), time.time() - t))
     t = time.time()
     never = report_only_dirs(args, tree)
-    rewritten = rewritten_findings(args, findings, rules, never, failures)
-    note_report_only(findings, rules, never)
+    why_left = left_alone(never, snap, not hosted)
+    rewritten = rewritten_findings(args, findings, rules, why_left, failures)
+    note_report_only(findings, rules, why_left)
     new = {}
 
     def include_of(rel):

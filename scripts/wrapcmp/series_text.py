@@ -74,8 +74,11 @@ EXACT = {
     "operand types checked at build time": "the helpers refuse a pointer or floating "
         "operand at build time, and the _WIDE ones a difference narrower than the cast, so "
         "a build without error is the proof",
-    "types from typecheck()": "the macro typecheck()s both operands, so a build without "
-        "warnings passes exactly those types",
+    "types from typecheck()": "the macro typecheck()s both operands, but that only warns, "
+        "so the rewrite holds for a caller of any integer type: a cast to 32 bits or fewer "
+        "keeps the low bits of a - b as the helper does, and the _WIDE helper that a long or "
+        "64-bit cast gets refuses at build time a caller whose a - b is narrower, the one "
+        "case where it would answer otherwise",
     "the kernel's own helper, proved equal": "for the operand types the kernel's helper "
         "accepts (its typecheck(), or its parameters), it computes the site's own test; "
         "the wrapcmp project's tests/prove_conversions.py proves it from the kernel's text",
