@@ -167,6 +167,15 @@ def census(findings, compilers):
     return table, full
 
 
+def built_without_wrap(findings):
+    """file:line of the rewritten sites whose file's own command leaves signed overflow
+    undefined (no -fno-strict-overflow, as the x86 EFI stub): the evidence built them
+    "as it is" for that meaning."""
+    return ["%s:%d" % (f["file"], f["line"]) for f in findings if f.get("rewritten") and
+            any((d.get("flags") or {}).get("overflow undefined") == "as it is"
+                for d in f.get("compiler_evidence_details") or [])]
+
+
 def census_text(table, full, compilers, meta):
     lines = ["# wrapcmp census: the rewritten sites of %s that the compilers use the overflow "
              "of" % meta["tree"],
@@ -177,6 +186,9 @@ def census_text(table, full, compilers, meta):
              "# objects built: %s" % ", ".join("%s %d of %d" % (c, meta["built"][c],
                                                                  meta["files"])
                                                 for c in compilers),
+             "# built without -fno-strict-overflow or -fwrapv, where the rewrite changes the "
+             "code generated today: %s" % (", ".join(meta.get("built_without_wrap") or [])
+                                          or "none"),
              ""]
     head = "%-18s %5s" % ("rule", "sites")
     for c in compilers:
@@ -251,6 +263,7 @@ def main(argv=None):
         table, full = census(findings, compilers)
         meta = {"tree": os.path.basename(tree.rstrip("/")), "files": len(files),
                 "built": built, "compilers": [full[c] for c in compilers],
+                "built_without_wrap": built_without_wrap(findings),
                 "seconds": round(time.time() - t0)}
         text = census_text(table, full, compilers, meta)
         with open(os.path.join(out, "census.txt"), "w") as f:

@@ -365,7 +365,27 @@ def evidence_lines(sites, of="these sites"):
         "by function; make census): %s." % (overflow_flags(sites), "; ".join(parts))
     if any(by[EXPLOITED] for by in per.values()):
         text += "  With this patch each of those compiles the same both ways."
-    return [wrap(text)]
+    out = [wrap(text)]
+    live = built_without_wrap(sites)
+    if live:
+        out += ["", wrap("%s built without -fno-strict-overflow or -fwrapv (%s own "
+                         "compile command, as the x86 EFI stub is): there signed overflow is "
+                         "undefined today, so this rewrite can change what the compiled code "
+                         "computes, which is the point of it: %s." % (
+                             "This site is" if len(live) == 1 else "These sites are",
+                             "its" if len({s["path"] for s in live}) == 1 else "their",
+                             "; ".join("%s:%d (%s)" % (s["path"], s["line"], ", ".join(
+                                 "%s %s" % (c, v) for c, v in per_compiler(
+                                     s["evidence"]).items())) for s in live)))]
+    return out
+
+
+def built_without_wrap(sites):
+    """The sites whose file's own compile command leaves signed overflow undefined (the
+    evidence built it "as it is" for that meaning): neither -fno-strict-overflow nor
+    -fwrapv, where the kernel's other files have the first."""
+    return [s for s in sites if any((d.get("flags") or {}).get("overflow undefined") ==
+                                    "as it is" for d in s.get("evidence") or [])]
 
 
 def cover_letter_evidence(allsites):
@@ -374,13 +394,19 @@ def cover_letter_evidence(allsites):
     per = site_verdicts(allsites)
     if per is None:
         return []
+    live = built_without_wrap(allsites)
     return ["", wrap("Compiler evidence (make census; each patch names its own sites):")] + \
         [line for c, by in per.items() for line in wrap(
             "%s: %d compiled differently without -fno-strict-overflow, %d the same, %d "
             "unclear, %d not compiled, of the %d sites." % (
                 c, len(by[EXPLOITED]), len(by[NOT_EXPLOITED]), len(by[UNCLEAR]),
                 len(by[NOT_COMPILED]), len(allsites)), indent="    ",
-            first="  ").split("\n")]
+            first="  ").split("\n")] + [line for line in wrap(
+                "%d of the %d sites %s in files built without -fno-strict-overflow or "
+                "-fwrapv, where the rewrite changes what the code may compute today: %s." % (
+                    len(live), len(allsites), "is" if len(live) == 1 else "are",
+                    ", ".join("%s:%d" % (s["path"], s["line"]) for s in live)),
+                indent="    ", first="  ").split("\n") if live]
 
 
 def commit_message(g, prefix, sites, repl, idioms, object_lines, ident, new_header):
