@@ -12,8 +12,9 @@
 /// operand types: the helpers check them at build time.  Reports only: a
 /// long or 64-bit cast of a difference known to be narrower; an operator
 /// or 0 from a macro; a #define body in which a parameter stands bare in
-/// a - b; a file with no place for the #include.  Never matches a
-/// pointer or floating difference.
+/// a - b; a statement that uses the same a - b again, which the rewrite
+/// would leave half converted; a file with no place for the #include.
+/// Never matches a pointer or floating difference.
 ///
 //# T: signed char, short, int, long, long long, s8..s64, __s8..__s64,
 //# int8_t..int64_t, with or without extra parentheses.  Where spatch
@@ -431,6 +432,6 @@ def wrapcmp_cast_decide(pc, pa, pb, pz, t, tf, op, a, b):
 	hint = wrapcmp_jiffies_hint(ca, cb, a, b, suffix) \
 		if prefix == "ULONG" and ca is not None and form[0] != "existing" and \
 		cb is not None else ""
-	why = wrapcmp_cannot_patch(pc, pa, pb, macro_ok=True)
+	why = wrapcmp_half_converted(pc, a, b) or wrapcmp_cannot_patch(pc, pa, pb, macro_ok=True)
 	return None if why else form, ("WARNING: %s relies on wrapping: use %s%s%s%s%s" %
 				       (shape, wrapcmp_use(form), hint, evidence, why, tail)), confidence

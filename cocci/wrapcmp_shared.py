@@ -458,6 +458,50 @@ def wrapcmp_cannot_patch(p, *operands, macro_ok=False):
 		return "; not rewritten: no place for %s before the code" % wrapcmp_include_line()
 	return ""
 
+def wrapcmp_half_converted(pc, a, b):
+	"""Why a site is reported only when its statement uses the same a - b again outside
+	the comparison (88pm860x: data - info->resistor > 0 && data - info->resistor < x):
+	the rewrite would leave one of the two as it was.  "" otherwise.  The statement is the
+	text around the site up to a ; { or } outside brackets, comments and strings blanked.
+	A #define body has no statements: it is not looked at."""
+	if pc[0].current_element == "something_else":
+		return ""
+	lines = wrapcmp_source_lines(pc[0].file)
+	l0, c0 = int(pc[0].line) - 1, int(pc[0].column)
+	l1, c1 = int(pc[0].line_end) - 1, int(pc[0].column_end)
+	lo, hi = max(0, l0 - 20), min(len(lines), l1 + 21)
+	text = "\n".join(lines[lo:hi])
+	start = sum(len(x) + 1 for x in lines[lo:l0]) + c0
+	end = sum(len(x) + 1 for x in lines[lo:l1]) + c1
+	clean = re.sub(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\\\"\n])*\"|'(\\.|[^\\'\n])*'",
+		       lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+	clean = clean[:start] + re.sub(r"[^\n]", " ", clean[start:end]) + clean[end:]
+	depth, i, inner = 0, start - 1, None
+	while i >= 0 and not (clean[i] in ";{}" and depth <= 0):
+		depth += {")": 1, "]": 1, "(": -1, "[": -1}.get(clean[i], 0)
+		if depth < 0 and clean[i] == "(" and \
+		   re.search(r"\b(if|while|for|switch)\s*$", clean[:i]):
+			inner = depth		# the condition of an if: its body is another statement
+			break
+		i -= 1
+	depth, j = 0, end
+	while j < len(clean) and not (clean[j] in ";{}" and depth <= 0):
+		depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(clean[j], 0)
+		if inner is not None and depth == inner:
+			break
+		j += 1
+	def spelled(x):
+		return r"\s*".join(re.escape(t) for t in re.findall(r"\w+|\S", str(x)))
+	again = re.search(r"(?<![\w.>])\(?%s\)?\s*-\s*\(?%s\)?(?![\w(\[])" % (spelled(a), spelled(b)),
+			  clean[i + 1:j])
+	if not again:
+		return ""
+	def shown(x):
+		x = re.sub(r"\s*(->|\.)\s*", r"\1", " ".join(str(x).split()))
+		return re.sub(r"^([*&!~-]) ", r"\1", x)
+	return ("; not rewritten: the statement uses %s - %s again, which the rewrite would "
+		"leave as it is" % (shown(a), shown(b)))
+
 def wrapcmp_op(op):
 	"""The operator of a binary operator metavariable, without comments or spaces."""
 	return re.sub(r"/\*.*?\*/|//[^\n]*|\s", "", str(op), flags=re.S)

@@ -12,10 +12,11 @@
 /// #define body, even one that typecheck()s both operands (that only
 /// warns); a site with no sign that a value wraps whose operands name
 /// sizes or amounts (len - n > 0, old - i < 0), where a > b may be what
-/// is meant; a file with no place for the #include.  Never matches
-/// operands of unknown type, a constant operand (len - 4 > 0 is a
-/// bound), operands narrower than int, nor an unsigned, pointer,
-/// floating or architecture-dependent difference.
+/// is meant; a statement that uses the same a - b again; a file with no
+/// place for the #include.  Never matches operands of unknown type, a
+/// constant operand (len - 4 > 0 is a bound), operands narrower than
+/// int, nor an unsigned, pointer, floating or architecture-dependent
+/// difference.
 ///
 //# Signed on every architecture: int, long or long long once promoted,
 //# with or without parentheses.  long - unsigned int is not (it is
@@ -344,7 +345,8 @@ def wrapcmp_signed_decide(pc, pa, pb, pz, op, a, b):
 			      "or 0 comes from a macro, which spatch 1.1.1 cannot rewrite "
 			      "(confidence: %s)" % (prefix, note, confidence)), confidence
 	form = wrapcmp_form(pc, helper, pa, pb, a, b, ca, cb)
-	why = wrapcmp_not_counters(confidence, a, b) or wrapcmp_cannot_patch(pc, pa, pb)
+	why = wrapcmp_not_counters(confidence, a, b) or wrapcmp_half_converted(pc, a, b) or \
+		wrapcmp_cannot_patch(pc, pa, pb)
 	return None if why else form, ("WARNING: %s on signed operands can overflow: use %s%s%s "
 				       "(confidence: %s)" % (shape, wrapcmp_use(form), note, why,
 							     confidence)), confidence

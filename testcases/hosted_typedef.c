@@ -36,7 +36,12 @@ int constant(cticks_t a, cticks_t b)
 /* unsigned: not a signed difference; the cast form is another rule's */
 int seq_lt(seq_t a, seq_t b)
 {
-	return (int32_t)(a - b) < 0 || a - b > 0;
+	return (int32_t)(a - b) < 0;
+}
+
+int seq_ne(seq_t a, seq_t b)
+{
+	return a - b > 0;
 }
 
 /* narrower than int: a - b cannot overflow */
