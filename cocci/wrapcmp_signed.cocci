@@ -9,11 +9,9 @@
 /// knows the types of both operands and the difference is signed on
 /// every architecture.  Rewrites it to the helper of the width of the
 /// promoted type.  Reports only: an operator or 0 from a macro; a
-/// #define body, even one that typecheck()s both operands (that only
-/// warns); a site with no sign that a value wraps whose operands name
-/// sizes or amounts (len - n > 0, old - i < 0), where a > b may be what
-/// is meant; a statement that uses the same a - b again; a file with no
-/// place for the #include.  Never matches operands of unknown type, a
+/// #define body (typecheck() only warns); a low site whose operands
+/// name sizes (len - n > 0); a statement that uses a - b again; a
+/// file with no place for the #include.  Never matches operands of unknown type, a
 /// constant operand (len - 4 > 0 is a bound), operands narrower than
 /// int, nor an unsigned, pointer, floating or architecture-dependent
 /// difference.

@@ -38,7 +38,7 @@ int from_free(int count, int guaranteed, int allocated)
 	int free;
 
 	if (guaranteed - allocated > 0)
-		free = count - (guaranteed - allocated);
+		free = (unsigned int)guaranteed - allocated;
 	else
 		free = count;
 	return free;

@@ -54,6 +54,7 @@ from .include_mirror import IncludeMirror
 from .kernel_header import HEADER as KERNEL_HEADER_PATH, build_alone
 from .includes import add_helper_include, place_kernel_includes, \
     shared_with_other_os, uses_more_helpers
+from .layout import tidy as tidy_layout
 from .macro_scan import sites as macro_sites
 from .diffs import keep_line_ends, new_file_diff, unified_diff
 from .prefilter import prefilter, prefilter_digest
@@ -532,7 +533,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     needs = []
     for rel in sorted({f["file"] for f in rewritten}, key=byte_order):
         orig = snap.data(rel)
-        res = keep_line_ends(orig, results.get(rel, orig))
+        res = tidy_layout(orig, keep_line_ends(orig, results.get(rel, orig)))
         if uses_more_helpers(orig, res):
             needs.append(rel)
             if hosted:

@@ -754,7 +754,9 @@ def verify_series(work, work_root, base, numbered, env, diff_text, file_diffs, c
         apart.append("the %d statement%s left unconverted whole (below)" % (
             n_mixed, "" if n_mixed == 1 else "s"))
     if fixups:
-        apart.append("whitespace on %d lines in %d files (below)" % (len(fixups), len(fixed)))
+        apart.append("whitespace on %d line%s in %d file%s (below)" % (
+            len(fixups), "" if len(fixups) == 1 else "s", len(fixed),
+            "" if len(fixed) == 1 else "s"))
     text = "after the series the tree equals the tree patched with wrapcmp.diff"
     if apart:
         text += ", apart from " + ", ".join(apart[:-1]) + (" and " if len(apart) > 1 else "") \

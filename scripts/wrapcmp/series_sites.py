@@ -571,14 +571,16 @@ def indent_to(col):
     return "\t" * (col // 8) + " " * (col % 8)
 
 
-def rewrap(line, limit=MAX_COLUMNS):
+def rewrap(line, limit=MAX_COLUMNS, fit=None):
     """A line over limit columns cut in two at the comma of a helper call's arguments,
     the second part aligned with the character after the call's '(' (what checkpatch
-    wants of a continuation); None when no such cut fits."""
+    wants of a continuation), both parts within fit columns (default: limit); None when
+    no such cut fits."""
     body = line.rstrip("\r\n")
     end = line[len(body):]
     if columns(body) <= limit:
         return None
+    limit = fit or limit
     for start, stop, _ in calls_in(body):
         open_at = body.index("(", start)
         depth, commas = 0, []

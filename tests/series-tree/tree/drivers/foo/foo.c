@@ -25,9 +25,9 @@ int foo_spaces(u32 a, u32 b)
 }
 
 /* no counter here: left out at confidence moderate, listed in the cover letter */
-int foo_room(int size, int used)
+int foo_room(int budget, int spent)
 {
-	return size - used > 0;
+	return budget - spent > 0;
 }
 
 /* one expression, one form: the dead half stays, so the whole statement does */
