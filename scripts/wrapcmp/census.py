@@ -39,7 +39,8 @@ import time
 
 from .buildcheck import build_env, configure, make_cmd, run_logged, tail
 from .buildfiles import obj_of, read_config, selected
-from .evidence import NOT_COMPILED, VERDICTS, per_compiler
+from .evidence import NOT_COMPILED, VERDICTS, per_compiler, \
+    built_without_wrap as overflow_undefined
 from .util import ROOT, Fatal, log
 
 RUN = os.path.join(ROOT, "scripts", "wrapcmp-run")
@@ -169,11 +170,9 @@ def census(findings, compilers):
 
 def built_without_wrap(findings):
     """file:line of the rewritten sites whose file's own command leaves signed overflow
-    undefined (no -fno-strict-overflow, as the x86 EFI stub): the evidence built them
-    "as it is" for that meaning."""
+    undefined (evidence.built_without_wrap)."""
     return ["%s:%d" % (f["file"], f["line"]) for f in findings if f.get("rewritten") and
-            any((d.get("flags") or {}).get("overflow undefined") == "as it is"
-                for d in f.get("compiler_evidence_details") or [])]
+            overflow_undefined(f.get("compiler_evidence_details"))]
 
 
 def census_text(table, full, compilers, meta):

@@ -641,6 +641,14 @@ def combine(details):
     return NOT_COMPILED
 
 
+def built_without_wrap(details):
+    """True when a finding's evidence built its file "as it is" for undefined overflow:
+    the file's own command has neither -fno-strict-overflow nor -fwrapv (the x86 EFI
+    stub), so there the overflow is undefined today."""
+    return any((d.get("flags") or {}).get("overflow undefined") == "as it is"
+               for d in details or [])
+
+
 def per_compiler(details):
     """{compiler (its name and version): verdict} of a finding's evidence details: each
     compiler's commands combined."""

@@ -12,7 +12,8 @@ import json
 import os
 import re
 
-from .evidence import EXPLOITED, NOT_COMPILED, NOT_EXPLOITED, UNCLEAR, VERDICTS, per_compiler
+from .evidence import EXPLOITED, NOT_COMPILED, NOT_EXPLOITED, UNCLEAR, VERDICTS, per_compiler, \
+    built_without_wrap as overflow_undefined
 from .series_sites import HELPER, calls_in, lines_of
 
 IDIOMS = {
@@ -381,11 +382,9 @@ def evidence_lines(sites, of="these sites"):
 
 
 def built_without_wrap(sites):
-    """The sites whose file's own compile command leaves signed overflow undefined (the
-    evidence built it "as it is" for that meaning): neither -fno-strict-overflow nor
-    -fwrapv, where the kernel's other files have the first."""
-    return [s for s in sites if any((d.get("flags") or {}).get("overflow undefined") ==
-                                    "as it is" for d in s.get("evidence") or [])]
+    """The sites whose file's own compile command leaves signed overflow undefined
+    (evidence.built_without_wrap)."""
+    return [s for s in sites if overflow_undefined(s.get("evidence"))]
 
 
 def cover_letter_evidence(allsites):
