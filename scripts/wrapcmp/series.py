@@ -527,8 +527,13 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     meta, fixups, after_local = [], [], []
     first = 2 if new_header else 1
     n_patches = len(groups) + (1 if new_header else 0)
-    prefixes = groups_mod.unique_prefixes(
-        groups, [groups_mod.prefix_for(g, tree, is_git, run) for g in groups])
+    sited = {p for p, fc in kept.items() if fc.sites}
+    found = [groups_mod.prefix_and_source(g, tree, is_git, run, sited) for g in groups]
+    prefixes = groups_mod.unique_prefixes(groups, [p for p, _ in found])
+    sources = collections.Counter(how for _, how in found)
+    log("subject prefixes: %s" % ", ".join(
+        "%d from %s" % (sources[how], how) for how in groups_mod.PREFIX_SOURCES
+        if sources[how]))
     subjects = {}
     for i, g in enumerate(groups):
         gsites, repl, idioms = [], {}, {}

@@ -8,11 +8,13 @@ with a shorter matching pattern, never THE REST) when at least two such areas sh
 the enclosing area has files of its own; a patch with more than split_above files is split
 by the next directory level; patches that touch only include/ come first, then by path.
 
-Subject prefixes: from `git log` when the tree is a git repository (the most common
+Subject prefixes, from the files of the patch that hold its sites (not an includer that
+only gets the include): from `git log` when the tree is a git repository (the most common
 "prefix: " of the last 40 commits touching the files); otherwise from the table
 subject_prefixes.tsv beside this file (a path pattern, the prefix the subsystem uses, and a
 real subject that shows it, a row each), when it gives every file of the patch the same
-prefix; otherwise from the path where the
+prefix, or the components their prefixes share ("locking/rtmutex" and "locking/ww_mutex":
+"locking"); otherwise from the path where the
 path names the subsystem (drivers/net/ethernet/<vendor>/<name>/, fs/<name>/, net/<name>/,
 include/net/<name>/, ...), else from the MAINTAINERS section ("SCTP PROTOCOL" -> "sctp"),
 else from the path's folder and file name.  "treewide" only for a patch whose files share
@@ -309,36 +311,64 @@ def table_prefix(path, rows=None):
     return None
 
 
-def prefix_for(g, tree, is_git, run):
-    """The subject prefix of group g (see the module's text)."""
-    files = g.files
+def common_table_prefix(prefixes):
+    """The leading components that table prefixes share, cut at "/" or ": "
+    ("locking/rtmutex" and "locking/ww_mutex" -> "locking"), or None."""
+    split = [re.split(r"(/|: )", p) for p in prefixes]
+    out = []
+    for comps in zip(*split):
+        if len(set(comps)) != 1:
+            break
+        out.append(comps[0])
+    while out and out[-1] in ("/", ": "):
+        out.pop()
+    return "".join(out) or None
+
+
+PREFIX_SOURCES = ("git log", "the table", "the path", "the MAINTAINERS section")
+
+
+def prefix_for(g, tree, is_git, run, sited=None):
+    """The subject prefix of group g (see the module's text).  sited: the files that
+    hold sites; a file the patch touches only for the include (kernel/sched/
+    build_policy.c, which #includes ext.c) does not name the patch."""
+    return prefix_and_source(g, tree, is_git, run, sited)[0]
+
+
+def prefix_and_source(g, tree, is_git, run, sited=None):
+    """(prefix, where it came from: one of PREFIX_SOURCES) of group g."""
+    files = [f for f in g.files if sited is None or f in sited] or g.files
     if is_git:
         p = git_log_prefix(tree, files, run)
         if p:
-            return p
+            return p, "git log"
     code = [f for f in files if not BUILD_FILES.search(f)] or files
     tab = collections.Counter(table_prefix(f) for f in code)
     if len(tab) == 1 and None not in tab:
-        return next(iter(tab))
+        return next(iter(tab)), "the table"
+    if None not in tab:
+        p = common_table_prefix(tab)
+        if p:
+            return p, "the table"
     prefs = collections.Counter(path_prefix(f, generic=False) for f in files)
     if len(prefs) == 1 and None not in prefs:
-        return next(iter(prefs))
+        return next(iter(prefs)), "the path"
     if len(g.members) > 1 and g.pattern:
         # Areas merged into their enclosing area: name them after that area's F: directory.
         p = dir_prefix(re.sub(r"[*?].*$", "", g.pattern))
         if p:
-            return p
+            return p, "the path"
     if not g.area.startswith(THE_REST):
         p = section_prefix(g.area)
         if p:
-            return p
+            return p, "the MAINTAINERS section"
     generic = collections.Counter(path_prefix(f) for f in files)
     if len(generic) == 1:
-        return next(iter(generic))
+        return next(iter(generic)), "the path"
     d = common_dir(files)
     if d:
-        return (dir_prefix(d) if d.count("/") < 2 else path_prefix(d + "/")) or d
-    return section_prefix(g.area) or "treewide"
+        return (dir_prefix(d) if d.count("/") < 2 else path_prefix(d + "/")) or d, "the path"
+    return section_prefix(g.area) or "treewide", "the MAINTAINERS section"
 
 
 # ---------------------------------------------------------------- grouping
