@@ -23,6 +23,7 @@ In a project (project.py) the line is #include "..." with the spelling the file 
 it goes with the project's own includes: after the last top-level #include "..." before
 the first function, else after the last #include <...>, else as in 4.
 """
+import functools
 import os
 import re
 
@@ -52,10 +53,13 @@ def logical_lines(text):
     return out
 
 
+@functools.lru_cache(maxsize=512)
 def top_level(data):
     """(include lines as (index, kind, name), index of the line holding the first
     function body's '{' or None, index of the include guard's #define or None): the
-    includes are those at the file's top level, before the first function."""
+    includes are those at the file's top level, before the first function.  Kept for
+    the bytes it was given: the runner asks again for each file that includes a header
+    (4.3 s of Linux 6.12's run, for 494 calls, before)."""
     text = data.decode("latin-1")
     clean = blank(text)
     lines = logical_lines(clean)
@@ -88,13 +92,13 @@ def top_level(data):
         for k, ch in enumerate(line):
             if ch == "{":
                 if brace == 0 and last_code.endswith(")"):
-                    return incs, first + line[:k].count("\n"), guard_define
+                    return tuple(incs), first + line[:k].count("\n"), guard_define
                 brace += 1
             elif ch == "}":
                 brace = max(0, brace - 1)
             if not ch.isspace():
                 last_code = last_code[-200:] + ch
-    return incs, None, guard_define
+    return tuple(incs), None, guard_define
 
 
 def leading_comment_end(lines):
