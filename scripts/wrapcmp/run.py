@@ -36,6 +36,7 @@ a second run out of it.  --apply applies the diff to the tree after a dry run, a
 nothing.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -73,6 +74,19 @@ from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
 # the rules leave #include <linux/wrapcmp.h> to the runner (includes.py), which can put it
 # where spatch 1.1.1 cannot
 INCLUDE_BY_RUNNER = ["-D", "noinclude"]
+# how spatch should read the kernel's BPF_CALL_*() helper headers (kernel_macros.h)
+KERNEL_MACROS = os.path.join(ROOT, "scripts", "wrapcmp", "kernel_macros.h")
+
+
+def kernel_macro_options(hosted):
+    """(spatch options, the same for the cache key) that give a kernel tree's files
+    kernel_macros.h; none for a C project.  The key names the file by its content, not
+    by the path of this checkout."""
+    if hosted:
+        return [], []
+    with open(KERNEL_MACROS, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    return ["--macro-file", KERNEL_MACROS], ["--macro-file", "kernel_macros.h:" + digest]
 # Folders of a kernel tree that are reported, never patched: tools/ and scripts/ are host
 # programs built against tools/include or the host's headers, and the uapi headers and
 # fs/xfs/libxfs/ (kept in sync with xfsprogs) are shared with userspace, and ACPICA
@@ -451,10 +465,11 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     # -D hosted: the rules resolve a project's typedef names (the include is the runner's)
     rule_flags = (["-D", "existing=yes"] if args.existing == "yes" else []) + \
         (["-D", "hosted"] if hosted else [])
+    macros, macros_key = kernel_macro_options(hosted)
+    fast = SPATCH_OPTS + INCLUDE_BY_RUNNER + rule_flags
     findings, parse_errors, failures, _, results = report_pass(
-        args, work, snap, kinds, rules, me,
-        lambda f: SPATCH_OPTS + INCLUDE_BY_RUNNER + rule_flags, patch=patch,
-        cache=cache if cache.dir else None)
+        args, work, snap, kinds, rules, me, lambda f: fast + macros, patch=patch,
+        cache=cache if cache.dir else None, key_of=lambda f: fast + macros_key)
     if cache.dir:
         log("cache: %d file(s) known, %d parsed%s" % (
             cache.hits, cache.misses, " (%d corrupt or foreign entries ignored)" % cache.bad
@@ -500,7 +515,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
         t = time.time()
         unknown = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"]} -
                          set(failures) - set(with_commands), key=byte_order)
-        opts = typed_options(tree, work, unknown, args.types, rule_flags)
+        opts = typed_options(tree, work, unknown, args.types, rule_flags + macros)
         if commands is not None:
             opts.update(command_options(commands, work, tree,
                                         [f for f in unknown if commands.entry(f)], rule_flags))
@@ -515,7 +530,8 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
             hits = cache.hits
 
             def key_of(rel):
-                return ["typed", args.types, os.path.dirname(rel), state] + rule_flags
+                return ["typed", args.types, os.path.dirname(rel), state] + rule_flags + \
+                    macros_key
         again(unknown, opts, "typed", "typed pass", typed_cache, key_of)
         if typed_cache:
             log("typed pass: %d of %d file(s) known to the cache"
