@@ -546,7 +546,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
         # tcp's before() is exact only for operands of known type; the fields it compares
         # (tp->rx_opt.rcv_tsval) are declared in <linux/tcp.h>, which <net/tcp.h> includes:
         # such files read the headers' own includes too, so that before() can be used in
-        # every file that has it (18 s for tcp_input.c and tcp_minisocks.c on 2 cores)
+        # every file that has it (10 to 13 s for tcp_input.c and tcp_minisocks.c on 2 cores)
         deeper = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"] and
                          f["file"] in opts and includes_tcp(snap.data(f["file"]))},
                         key=byte_order) if args.types == "direct" and \
