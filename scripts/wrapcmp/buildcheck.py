@@ -77,6 +77,7 @@ OUT/buildcheck.json, format 1:
        "errors_before", "errors_after", "warnings_before", "warnings_after": counts,
        "new_errors", "new_warnings", "gone": [{"file", "kind", "message", "count"}],
        "lost": [objects built before the series and not after],
+       "added_not_built": [objects of files the series adds that did not build after],
        "vmlinux": {"text_before", "text_after", "insns_before", "insns_after",
                    "insns_differ"}          (defconfig, when both were linked)
        }},
@@ -410,14 +411,19 @@ def run_config(name, c, srcs, bc, logs, why, via, jobs, vmlinux_diff):
         # before the series: one that fails either way says nothing about the series (a
         # changed line changes its error messages).
         totals = [sum(p.values(), collections.Counter()) for p in (pb, pa)]
+        # an object whose source the series adds (lib/wrapcmp_kunit.c) did not fail
+        # before: it was not there; its diagnostics after are the series' own
+        added = added_by_series(srcs["before"], tried_objs)
         db = sum((pb[o] for o in bb), collections.Counter())
-        da = sum((pa[o] for o in bb), collections.Counter())
+        da = sum((pa.get(o, collections.Counter()) for o in set(bb) | added),
+                 collections.Counter())
         res["objects"] = {"tried": len(tried_objs), "built_before": len(bb),
                           "built_after": len(ba), "outside": len(outside),
                           "compiled_before": cb, "compiled_after": ca}
         res["lost"] = sorted(o for o in bb if o not in ba)
-        res["failed_before"] = sorted(o for o in tried_objs if o not in bb)
-        failed_after = False
+        res["added_not_built"] = sorted(o for o in added if o not in ba)
+        res["failed_before"] = sorted(o for o in tried_objs if o not in bb and o not in added)
+        failed_after = bool(res["added_not_built"])
     else:
         res["make_status"], res["objects"] = {}, {}
         for side in ("before", "after"):
@@ -464,6 +470,13 @@ def run_config(name, c, srcs, bc, logs, why, via, jobs, vmlinux_diff):
     else:
         res["status"] = "ok"
     return res
+
+
+def added_by_series(src_before, objs):
+    """The objects of objs whose .c file is not in the tree before the series (the
+    series adds it, as lib/wrapcmp_kunit.c)."""
+    return {o for o in objs
+            if not os.path.exists(os.path.join(src_before, os.path.splitext(o)[0] + ".c"))}
 
 
 def make_error_lines(logfile):
@@ -577,6 +590,9 @@ def report_text(doc, why, results):
         if res.get("through_includer"):
             L += ["  built only through the .c file that #includes them: %s"
                   % ", ".join(res["through_includer"])]
+        if res.get("added_not_built"):
+            L += ["  added by the series, not built after: %d" % len(res["added_not_built"])]
+            L += ["    " + o for o in res["added_not_built"]]
         if res.get("failed_before"):
             L += ["  tried, did not build before the series (its messages are not compared): "
                   "%d" % len(res["failed_before"])]

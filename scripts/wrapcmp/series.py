@@ -531,9 +531,11 @@ def make_series(args, tree, out, run_dir, stage, work_root, file_diffs, changes,
     found = [groups_mod.prefix_and_source(g, tree, is_git, run, sited) for g in groups]
     prefixes = groups_mod.unique_prefixes(groups, [p for p, _ in found])
     sources = collections.Counter(how for _, how in found)
-    log("subject prefixes: %s" % ", ".join(
+    guessed = sorted({p for p, how in found if how not in ("git log", "the table")})
+    log("subject prefixes: %s%s" % (", ".join(
         "%d from %s" % (sources[how], how) for how in groups_mod.PREFIX_SOURCES
-        if sources[how]))
+        if sources[how]), " (not from git log or the table: %s)" % ", ".join(guessed)
+        if guessed else ""))
     subjects = {}
     for i, g in enumerate(groups):
         gsites, repl, idioms = [], {}, {}
