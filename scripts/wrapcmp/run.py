@@ -535,8 +535,8 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
             typed_cache = cache
             hits = cache.hits
 
-            def key_of(rel):
-                return ["typed", args.types, os.path.dirname(rel), state] + rule_flags + \
+            def key_of(rel, depth=args.types):
+                return ["typed", depth, os.path.dirname(rel), state] + rule_flags + \
                     macros_key
         again(unknown, opts, "typed", "typed pass", typed_cache, key_of)
         if typed_cache:
@@ -547,16 +547,17 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
         # (tp->rx_opt.rcv_tsval) are declared in <linux/tcp.h>, which <net/tcp.h> includes:
         # such files read the headers' own includes too, so that before() can be used in
         # every file that has it (10 to 13 s for tcp_input.c and tcp_minisocks.c on 2 cores)
-        deeper = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"] and
-                         f["file"] in opts and includes_tcp(snap.data(f["file"]))},
-                        key=byte_order) if args.types == "direct" and \
-            args.existing == "yes" else []
+        deeper = []
+        if args.types == "direct" and args.existing == "yes":
+            deeper = sorted({f["file"] for f in findings if BUILD_CHECKED in f["message"] and
+                             f["file"] in opts and includes_tcp(snap.data(f["file"]))},
+                            key=byte_order)
         if deeper:
             t = time.time()
             deep_opts = typed_options(tree, work, deeper, "recursive", rule_flags + macros,
                                       "inc-tcp")
             again(deeper, deep_opts, "typed-tcp", "typed pass (recursive, for tcp's before())",
-                  typed_cache, key_of and (lambda rel: ["tcp"] + key_of(rel)))
+                  typed_cache, key_of and (lambda rel: key_of(rel, "recursive")))
             phases.append(("typed pass (recursive, %d files with <net/tcp.h>)" % len(deeper),
                            time.time() - t))
     t = time.time()
