@@ -857,11 +857,29 @@ static int scan_temporaries(size_t lo, size_t hi)
 	return line;
 }
 
-static const char *const stops3[] = { "<<=", ">>=", "...", NULL };
-static const char *const ops2[] = {
-	"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", NULL
-};
+/*
+ * The length of the punctuator at p, left bytes before the end: 3 for <<= >>= ...,
+ * 2 for -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= ##, else 1.
+ */
+static size_t punct_len(const char *p, size_t left)
+{
+	char a = p[0], b = left >= 2 ? p[1] : 0;
+
+	if (left >= 3 && p[2] == (a == '.' ? '.' : '=') && b == a &&
+	    (a == '<' || a == '>' || a == '.'))
+		return 3;
+	switch (a) {
+	case '-':
+		return b == '>' || b == '-' || b == '=' ? 2 : 1;
+	case '+': case '<': case '>': case '&': case '|':
+		return b == a || b == '=' ? 2 : 1;
+	case '=': case '!': case '*': case '/': case '%': case '^':
+		return b == '=' ? 2 : 1;
+	case '#':
+		return b == '#' ? 2 : 1;
+	}
+	return 1;
+}
 
 /*
  * Tokenize buf[0..n) (comments and splices already removed, strings blanked).
@@ -1036,16 +1054,8 @@ static int scan_buffer(char *buf, size_t n, int *first_line)
 				continue;
 			}
 			{
-				size_t len = 1;
-				int k;
+				size_t len = punct_len(buf + i, n - i);
 
-				for (k = 0; stops3[k]; k++)
-					if (n - i >= 3 && !memcmp(buf + i, stops3[k], 3))
-						len = 3;
-				if (len == 1)
-					for (k = 0; ops2[k]; k++)
-						if (n - i >= 2 && !memcmp(buf + i, ops2[k], 2))
-							len = 2;
 				tag[ntoks] = cur;
 				classify_punct(buf + i, len, line);
 				i += len;
@@ -1186,6 +1196,55 @@ static size_t clean(char *b, size_t n)
 static char *buf;
 static size_t capbuf;
 
+static int is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.';
+}
+
+/*
+ * A quick look at the raw bytes: can the file hold a '<' or '>' token next to a
+ * zero?  Every candidate of both kinds has one (items 2 and 5), so a file where no
+ * '<' or '>' has a zero beside it is dropped without being tokenized: most files.
+ * Going from the '<' or '>' (and an '=' right after it) over blanks and brackets
+ * '(' forward or ')' backward, the next byte must start a zero (a '0' going
+ * forward; going backward, the number that ends there begins with '0').  Whatever
+ * could hide or join tokens there counts as a zero: a line end (a splice, a
+ * directive line or a comment may lie beyond it), a '/' (a comment), a '\\' or a
+ * '#', and the start or end of the file.  This only lets more files through.
+ */
+static int may_hold_candidate(const char *b, size_t n)
+{
+	const char *p = b, *end = b + n;
+
+	while (p < end) {
+		const char *lt = memchr(p, '<', end - p), *gt = memchr(p, '>', end - p);
+		const char *q, *op = !lt ? gt : !gt ? lt : lt < gt ? lt : gt;
+
+		if (!op)
+			return 0;
+		p = op + 1;
+		q = op + 1;
+		if (q < end && *q == '=')
+			q++;
+		while (q < end && strchr(" \t\r\f\v(", *q))
+			q++;
+		if (q == end || strchr("\n/\\#0", *q))
+			return 1;
+		q = op;
+		while (q > b && strchr(" \t\r\f\v)", q[-1]))
+			q--;
+		if (q == b || strchr("\n/\\#", q[-1]))
+			return 1;
+		if (is_name_char(q[-1])) {
+			while (q > b && is_name_char(q[-1]))
+				q--;
+			if (*q == '0')
+				return 1;
+		}
+	}
+	return 0;
+}
+
 enum { OUT_NAME, OUT_LINE, OUT_KINDS };
 
 /* the field separators: tab and newline, or NUL and NUL with -0 */
@@ -1227,6 +1286,8 @@ static int check_file(const char *path, int mode)
 		n += got;
 	}
 	fclose(f);
+	if (!may_hold_candidate(buf, n))
+		return 0;
 	n = clean(buf, n);
 	kinds = scan_buffer(buf, n, &line);
 	if (!kinds)
