@@ -70,14 +70,15 @@ def install(kdir):
     return done
 
 
-def build_alone(tree, new, original):
+def build_alone(tree, new, original, callers=None):
     """{path: bytes}: what wrapcmp.diff adds besides the rewrites so that it builds when
     applied alone to a tree without the header, as the series' first patch does: the
     header, rcupdate.h including it instead of defining ULONG_CMP_GE()/ULONG_CMP_LT(),
     and the callers of those macros that the header's checked versions would refuse
     (two ints) renamed to UINT_CMP_*().  new: {path: bytes} of the rewritten files (a
     caller among them is renamed in its rewritten text); original(path): the tree's
-    bytes.  {} when the tree has the header already or no rewrite uses it."""
+    bytes; callers(): rcu_callers() of the tree, when the caller has it under way.  {}
+    when the tree has the header already or no rewrite uses it."""
     from . import series_header	# it imports this module
     if os.path.exists(os.path.join(tree, HEADER)) or \
             not any(HAS_HELPER.search(data) for data in new.values()):
@@ -93,7 +94,8 @@ def build_alone(tree, new, original):
         out[RCU] = reconciled
     out[HEADER] = header_text(reconciled is not None)
     if reconciled is not None:
-        for rel, cs in series_header.callers_to_change(series_header.rcu_callers(tree)).items():
+        found = callers() if callers else series_header.rcu_callers(tree)
+        for rel, cs in series_header.callers_to_change(found).items():
             old = original(rel).decode("utf-8", "surrogateescape")
             if rel not in new:
                 out[rel] = series_header.renamed_calls(old, cs)

@@ -52,7 +52,7 @@ from . import outputs
 from .apply import apply_diff, check_writable
 from .cache import Cache, default_dir as default_cache_dir, stat_key, tree_digest
 from .include_mirror import IncludeMirror
-from .kernel_header import HEADER as KERNEL_HEADER_PATH, build_alone
+from .kernel_header import HEADER as KERNEL_HEADER_PATH, RCU as RCU_PATH, build_alone
 from .includes import add_helper_include, place_kernel_includes, \
     shared_with_other_os, uses_more_helpers
 from .layout import tidy as tidy_layout
@@ -64,10 +64,11 @@ from .project import ANY_HELPER_INCLUDE, KERNEL_INCLUDE, Hosted, default_header,
 from .report_pass import SPATCH_OPTS, report_pass, spatch_job
 from .rules import read_rules
 from .sarif import KERNEL_HEADER, write_sarif
+from .series_header import rcu_callers
 from .typedefs import write_table
 from .sources import DEFAULT_TARBALL, DEFAULT_TREE, Snapshot, byte_order, \
     ensure_default_tree, list_sources
-from .util import Fatal, ROOT, env_flag, log, set_prog
+from .util import Beside, Fatal, ROOT, env_flag, log, set_prog
 from .outputs import CONFIDENCES, confidence_of, confidence_rank, finding_key
 
 
@@ -464,6 +465,11 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     # the #define scan reads only the snapshot: it runs beside spatch, on the CPU that
     # the last shards leave idle, and the run waits for what is left of it at the end
     macro = MacroScan(None if args.no_cache else args.cache, snap, cand)
+    # so does the grep of the tree for rcupdate.h's callers, which build_alone() needs
+    # when the diff is to build alone (about 2 s after spatch, now at nice 19 beside it)
+    rcu = Beside(lambda: rcu_callers(tree, idle=True)) \
+        if not hosted and os.path.isfile(os.path.join(tree, RCU_PATH)) and \
+        not os.path.exists(os.path.join(tree, KERNEL_HEADER_PATH)) else None
     t = time.time()
     me = os.path.join(ROOT, "scripts", "wrapcmp-run")
     # one parse a file reports and patches; the rules patch only at the patch confidence
@@ -592,7 +598,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     support = {}
     if not hosted and new:
         # the diff builds applied alone: the header, rcupdate.h and its int callers
-        support = build_alone(tree, new, original)
+        support = build_alone(tree, new, original, rcu and rcu.result)
         for rel, data in support.items():
             if rel == KERNEL_HEADER_PATH:
                 header_diff[rel] = new_file_diff(work, rel, data)

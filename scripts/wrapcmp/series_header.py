@@ -23,6 +23,7 @@ of functions declared there, integer constants) and the caller is classed:
 """
 import os
 import re
+import shutil
 import subprocess
 
 from . import kernel_header, kunit
@@ -284,10 +285,13 @@ def plain(e):
     return re.match(r"^[A-Za-z_]\w*(\s*(->|\.)\s*[A-Za-z_]\w*)*$", strip_outer(e)) is not None
 
 
-def rcu_callers(work):
+def rcu_callers(work, idle=False):
     """Every call of ULONG_CMP_LT()/ULONG_CMP_GE() in the tree at work (rcupdate.h's own
-    definitions aside), classed: dicts path, line, name, args, types, verdict, change."""
-    p = subprocess.run(["grep", "-rlZE", "--include=*.c", "--include=*.h",
+    definitions aside), classed: dicts path, line, name, args, types, verdict, change.
+    idle: the grep over the tree runs at the lowest priority (nice 19), for a run that
+    starts it while spatch has the CPUs."""
+    nice = ["nice", "-n", "19"] if idle and shutil.which("nice") else []
+    p = subprocess.run(nice + ["grep", "-rlZE", "--include=*.c", "--include=*.h",
                         r"ULONG_CMP_(LT|GE)[[:space:]]*\(", "."], cwd=work,
                        capture_output=True, text=True, errors="surrogateescape")
     out = []

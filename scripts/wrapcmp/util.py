@@ -2,6 +2,7 @@
 import os
 import sys
 import tempfile
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROG = ["wrapcmp"]
@@ -42,3 +43,25 @@ def write_text(path, text):
 
 def make_private_dir(prefix, parent):
     return tempfile.mkdtemp(prefix=prefix, dir=parent)
+
+
+class Beside:
+    """fn() in a thread of its own, started now; result() waits for it and gives what it
+    returned, or raises what it raised."""
+
+    def __init__(self, fn):
+        self.value, self.error = None, None
+        self.thread = threading.Thread(target=self.run, args=(fn,), daemon=True)
+        self.thread.start()
+
+    def run(self, fn):
+        try:
+            self.value = fn()
+        except BaseException as e:		# given to the caller by result()
+            self.error = e
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
