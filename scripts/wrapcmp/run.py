@@ -414,6 +414,9 @@ def run(args):
     if args.apply:
         check_writable(tree)
     out = os.path.abspath(args.out)
+    if args.workdir is not None and not os.path.isdir(args.workdir):
+        raise Fatal("the scratch folder %s (--workdir or WORKDIR=) is not a folder"
+                    % args.workdir)
     rules = read_rules(args.rules)
     commands = load_commands(args, tree)
     hosted = project_setup(args, tree, commands)
