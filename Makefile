@@ -3,9 +3,11 @@
 # Debian packages the suite needs: spatch with Python, z3 for the proofs, the
 # cross compilers for the codegen table, GNU parallel for the runner and the
 # pinned kernel source with its build dependencies for the tree-wide run and the
-# kernel build of the header, bear and cmake for the test project of tests/check-hosted.
+# kernel build of the header, bear and cmake for the test project of tests/check-hosted,
+# qemu-user to run tests/check-helpers' 32-bit programs where the kernel cannot (no
+# IA32 emulation).
 DEPS := coccinelle python3-z3 parallel gcc clang make \
-	gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu \
+	gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-user \
 	libubsan1 linux-source-6.1 xz-utils patch git \
 	flex bison bc libelf-dev libssl-dev \
 	python3-jsonschema python3-rfc3987 nodejs bear cmake
