@@ -44,7 +44,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -359,30 +358,11 @@ def cached_macro_sites(cache, data):
     return sites
 
 
-class MacroScan:
-    """cached_macro_sites() of every snapshot file in cand, in a thread of its own (with a
-    cache object of its own, so that the report pass's counts stay its own).  result()
-    waits for it and gives {file: sites}, or raises what the thread raised."""
-
-    def __init__(self, cache_dir, snap, cand):
-        self.cache, self.snap, self.cand = Cache(cache_dir), snap, cand
-        self.sites, self.error = {}, None
-        self.thread = threading.Thread(target=self.scan, daemon=True)
-        self.thread.start()
-
-    def scan(self):
-        try:
-            for rel in self.cand:
-                if rel in self.snap.ids:
-                    self.sites[rel] = cached_macro_sites(self.cache, self.snap.data(rel))
-        except BaseException as e:		# given to the main thread by result()
-            self.error = e
-
-    def result(self):
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.sites
+def macro_scan(cache_dir, snap, cand):
+    """{file: cached_macro_sites()} of every snapshot file in cand, with a cache object of
+    its own (run in a thread of its own, so that the report pass's counts stay its own)."""
+    cache = Cache(cache_dir)
+    return {rel: cached_macro_sites(cache, snap.data(rel)) for rel in cand if rel in snap.ids}
 
 
 def rewritten_findings(args, findings, rules, why_left, failed):
@@ -467,7 +447,7 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     phases.append(("prefilter", time.time() - t))
     # the #define scan reads only the snapshot: it runs beside spatch, on the CPU that
     # the last shards leave idle, and the run waits for what is left of it at the end
-    macro = MacroScan(None if args.no_cache else args.cache, snap, cand)
+    macro = Beside(lambda: macro_scan(None if args.no_cache else args.cache, snap, cand))
     # so does the grep of the tree for rcupdate.h's callers, which build_alone() needs
     # when the diff is to build alone (about 2 s after spatch, now at nice 19 beside it)
     rcu = Beside(lambda: rcu_callers(tree, idle=True)) \
