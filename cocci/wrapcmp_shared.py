@@ -78,9 +78,17 @@ WRAPCMP_TYPECHECK = re.compile(r"\btypecheck\s*\(([^,()]+),\s*([A-Za-z_]\w*)\s*\
 wrapcmp_sources = {}
 wrapcmp_typechecked = set()
 
+def wrapcmp_source_path(f):
+	"""The file whose text the evidence reads for file f: f itself, or the whole file
+	of that name in the folder WRAPCMP_SOURCES when the runner gives spatch a copy with
+	the bodies that hold no site blanked (scripts/wrapcmp/trim.py)."""
+	folder = os.environ.get("WRAPCMP_SOURCES")
+	whole = folder and os.path.join(folder, os.path.basename(f))
+	return whole if whole and os.path.isfile(whole) else f
+
 def wrapcmp_source_lines(f):
 	if f not in wrapcmp_sources:
-		with open(f, encoding="latin-1") as fd:
+		with open(wrapcmp_source_path(f), encoding="latin-1") as fd:
 			wrapcmp_sources[f] = fd.read().split("\n")
 	return wrapcmp_sources[f]
 

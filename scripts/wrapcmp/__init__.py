@@ -26,6 +26,7 @@ Modules of the runner, in the order a run uses them:
   cache.py       the result cache: per-file results keyed by all that decides them
   parallel.py    GNU parallel with a job log, retries, timeouts and progress
   report_pass.py spatch in report and patch mode at once over the snapshot
+  trim.py        the copies spatch reads in the fast pass: bodies that hold no site blanked
   include_mirror.py  the tree's folders for spatch's -I under generated names
   diffs.py       the unified diff, line ends kept
   includes.py    #include <linux/wrapcmp.h>, placed where spatch 1.1.1 cannot

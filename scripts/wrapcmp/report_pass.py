@@ -8,6 +8,7 @@ import sys
 from .parallel import run_parallel
 from .rules import TAG, write_combined
 from .sources import byte_order
+from .trim import TRIM_KEY, untrim, write_trimmed
 from .util import log
 
 SPATCH_OPTS = ["--no-includes", "--include-headers"]
@@ -90,29 +91,37 @@ def plan_shards(groups, cap):
     return [(sp, o, fl) for _, sp, o, fl in out]
 
 
-def write_job(sdir, jid, cwd, argv, files):
+def write_job(sdir, jid, cwd, argv, files, whole=""):
     """The job's file list, and its command as NUL-separated words (the first the folder
-    to run in), which spatch_job() executes: no shell sees a path."""
+    to run in, the second the folder of the whole files when the job trims them into
+    the first, else empty), which spatch_job() executes: no shell sees a path."""
     with open(os.path.join(sdir, jid + ".list"), "w") as f:
         f.write(split_groups(files))
     with open(os.path.join(sdir, jid + ".argv"), "wb") as f:
-        f.write(b"\0".join(os.fsencode(a) for a in [cwd] + argv + [
+        f.write(b"\0".join(os.fsencode(a) for a in [cwd, whole] + argv + [
             "--file-groups", os.path.join(sdir, jid + ".list")]))
 
 
 def spatch_job(argv):
     """Internal (wrapcmp-run --spatch-job SDIR ID): become the job's spatch, its output
-    in SDIR/ID.out and SDIR/ID.err."""
+    in SDIR/ID.out and SDIR/ID.err.  A job that trims first writes the trimmed copy of
+    each of its files (trim.py), in the job, so that the cores share that work too."""
     sdir, jid = argv
     with open(os.path.join(sdir, jid + ".argv"), "rb") as f:
         words = [os.fsdecode(w) for w in f.read().split(b"\0")]
+    cwd, whole = words[0], words[1]
+    del words[1]
     # a retry starts afresh: no patched copy of an earlier, killed try may stay
     with open(os.path.join(sdir, jid + ".list")) as f:
         for name in f.read().split():
             try:
-                os.unlink(os.path.join(words[0], name + RESULT))
+                os.unlink(os.path.join(cwd, name + RESULT))
             except FileNotFoundError:
                 pass
+            if whole:
+                write_trimmed(os.path.join(whole, name), os.path.join(cwd, name))
+    if whole:
+        os.environ["WRAPCMP_SOURCES"] = whole	# the rules' evidence reads whole files
     out = os.open(os.path.join(sdir, jid + ".out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     err = os.open(os.path.join(sdir, jid + ".err"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(out, 1)
@@ -163,7 +172,8 @@ def spatch_reason(why, sid):
     return why.replace(sid, "the file")
 
 
-def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unpatched):
+def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unpatched,
+                      run_dir, whole):
     """The files that failed in report and patch mode at once (alone, or with an error
     spatch went on after), again in report mode only, each alone.  Where that succeeds
     with no error, the file has not failed: its findings stand, each one that would be
@@ -176,7 +186,7 @@ def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unp
         sid = snap.ids[rel]
         rid = "r%05d" % len(retry)
         retry[rid] = (rel, spatch_reason(failures[rel], sid))
-        write_job(sdir, rid, snap.dir, argv(sid), [sid])
+        write_job(sdir, rid, run_dir, argv(sid), [sid], whole)
     if not retry:
         return []
     log("%d file(s) failed in patch mode; trying them in report mode only" % len(retry))
@@ -196,7 +206,7 @@ def report_only_retry(args, work, snap, sdir, name, command, failures, argv, unp
 
 
 def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_OPTS,
-                name="report", patch=None, cache=None, key_of=None):
+                name="report", patch=None, cache=None, key_of=None, trim=False):
     """Run the rules each file needs, with the spatch options opts_of(file) gives; files
     that need the same rules and options share shards and one semantic patch joining
     those rules.  With patch (the options of patch mode, e.g. -D confidence=low), the
@@ -206,9 +216,15 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     With a cache (cache.py), a file whose key is there is not sent to spatch, and the
     results of each file spatch handled without failing are stored.  key_of(file), when
     given, stands for the options in the key: options that name scratch paths, which
-    differ in every run, need words that say what they mean instead."""
+    differ in every run, need words that say what they mean instead.  With trim, spatch
+    reads trimmed copies (trim.py) in a folder of their own, and a file whose patch
+    touches a blanked line is run again whole."""
     sdir = os.path.join(work, name)
     os.mkdir(sdir)
+    run_dir, whole = snap.dir, ""
+    if trim:
+        run_dir, whole = os.path.join(work, name + "-trimmed"), snap.dir
+        os.mkdir(run_dir)
     size = args.shard_size
     by_rules = {}
     for f in kinds:
@@ -232,7 +248,8 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
                 files.append(sid)
                 continue
             keys[rel] = cache.key(snap.data(rel), rel.endswith(".h"), texts[names],
-                                  (key_of(rel) if key_of else list(o)) + (patch or []))
+                                  (key_of(rel) if key_of else list(o)) + (patch or []) +
+                                  ([TRIM_KEY] if trim else []))
             hit = cache.get(keys[rel])
             if hit is None:
                 files.append(sid)
@@ -257,7 +274,7 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
             opts[sid] + (["-D", "patch"] + patch + PATCH_OUTPUT if patch and patching
                          else []) + ["--parse-error-msg"]
     for sid, fl in shards.items():
-        write_job(sdir, sid, snap.dir, argv(sid), fl)
+        write_job(sdir, sid, run_dir, argv(sid), fl, whole)
     command = "%s %s --spatch-job %s {}" % (shlex.quote(sys.executable), shlex.quote(entry),
                                             shlex.quote(sdir))
     weights = {sid: len(fl) for sid, fl in shards.items()}
@@ -273,7 +290,7 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
             for f in shards[s]:
                 fid = "f%05d" % len(single)
                 single[fid] = f
-                write_job(sdir, fid, snap.dir, argv(s), [f])
+                write_job(sdir, fid, run_dir, argv(s), [f], whole)
         log("%d shard(s) failed twice (%s); rerunning their %d files one by one"
             % (len(failed_shards), " ".join(failed_shards), len(single)))
         ok2 = run_parallel(args, work, name + "-single", command, sorted(single),
@@ -290,18 +307,43 @@ def report_pass(args, work, snap, kinds, rules, entry, opts_of=lambda f: SPATCH_
     if patch and failures:
         shard_of = {f: s for s, fl in shards.items() for f in fl}
         retried = report_only_retry(args, work, snap, sdir, name, command, failures,
-                                    lambda f: argv(shard_of[f], False), unpatched)
+                                    lambda f: argv(shard_of[f], False), unpatched,
+                                    run_dir, whole)
         findings[:] = [f for f in findings if f["file"] not in unpatched]
         parse_errors -= set(unpatched)
         read_jobs(sdir, snap, retried, findings, parse_errors, failures)
+    blanked_line = []	# files whose patch touches a line that their trimmed copy blanked
     for j in jobs:
         with open(os.path.join(sdir, j + ".list")) as f:
             for sid in f.read().split():
-                ran.add(snap.rel(sid))
-                path = os.path.join(snap.dir, sid + RESULT)
-                if patch and os.path.exists(path) and snap.rel(sid) not in failures:
+                rel = snap.rel(sid)
+                ran.add(rel)
+                path = os.path.join(run_dir, sid + RESULT)
+                if patch and os.path.exists(path) and rel not in failures:
                     with open(path, "rb") as r:
-                        results[snap.rel(sid)] = r.read()
+                        results[rel] = r.read()
+                    if trim:
+                        with open(os.path.join(run_dir, sid), "rb") as r:
+                            copy = r.read()
+                        if copy != snap.data(rel):
+                            results[rel] = untrim(snap.data(rel), copy, results[rel])
+                            if results[rel] is None:
+                                blanked_line.append(rel)
+    if blanked_line:
+        log("%d file(s) patched on a line their trimmed copy blanked; running them whole"
+            % len(blanked_line))
+        wf, wpe, wfail, _, wres = report_pass(
+            args, work, snap, {f: kinds[f] for f in blanked_line}, rules, entry, opts_of,
+            name + "-whole", patch)
+        again = set(blanked_line)
+        findings[:] = [f for f in findings if f["file"] not in again] + wf
+        parse_errors = (parse_errors - again) | wpe
+        for rel in again:
+            del results[rel]
+            failures.pop(rel, None)
+            unpatched.pop(rel, None)
+        results.update(wres)
+        failures.update(wfail)
     for rel, why in unpatched.items():
         for f in findings:
             if f["file"] == rel and "not rewritten" not in f["message"]:

@@ -152,6 +152,9 @@ def parse_args(argv):
     ap.add_argument("--no-cache", action="store_true", default=env_flag("NO_CACHE"),
                     help="neither read nor write the cache")
     ap.add_argument("--no-prefilter", action="store_true", help="send every file to spatch")
+    ap.add_argument("--no-trim", action="store_true", default=env_flag("NO_TRIM"),
+                    help="give spatch the whole files in the fast pass (NO_TRIM=1), not "
+                    "copies with the function bodies that hold no site blanked")
     ap.add_argument("--shard-size", type=int, default=None,
                     help="at most this many files per spatch process (default 64, 40 "
                     "without prefilter); shards are cut by estimated work, the largest "
@@ -464,7 +467,8 @@ def run_in(args, tree, tree_label, files, rules, work, stage, out, t0, hosted=No
     fast = SPATCH_OPTS + INCLUDE_BY_RUNNER + rule_flags
     findings, parse_errors, failures, _, results = report_pass(
         args, work, snap, kinds, rules, me, lambda f: fast + macros, patch=patch,
-        cache=cache if cache.dir else None, key_of=lambda f: fast + macros_key)
+        cache=cache if cache.dir else None, key_of=lambda f: fast + macros_key,
+        trim=not args.no_trim)
     if cache.dir:
         log("cache: %d file(s) known, %d parsed%s" % (
             cache.hits, cache.misses, " (%d corrupt or foreign entries ignored)" % cache.bad
