@@ -25,6 +25,7 @@ import os
 import re
 
 from .layout import opcodes
+from .util import read_bytes, write_bytes
 
 # comments, strings and character constants (\\. also takes a line splice)
 COMMENT = rb"/\*.*?\*/|//(?:[^\n\\]|\\.)*"
@@ -58,8 +59,8 @@ NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
 def is_function_header(text):
-    """True when text, the code before a top-level '{' (comments blanked), ends as a
-    function definition's header does: ... type name(...) attributes."""
+    """True when text, the code before a top-level '{' (comments and literals blanked),
+    ends as a function definition's header does: ... type name(...) attributes."""
     toks = TOKEN.findall(text)
     end = len(toks)
     while end and toks[end - 1] == b")":
@@ -75,10 +76,10 @@ def is_function_header(text):
         if k < 1:
             return False
         name, before = toks[k - 1], toks[k - 2] if k >= 2 else b""
-        if not re.fullmatch(rb"[A-Za-z_]\w*", name) or name in NOT_A_NAME:
+        if not NAME.fullmatch(name) or name in NOT_A_NAME:
             return False
         attribute = name.startswith(b"__")
-        if (before == b"*" or re.fullmatch(rb"[A-Za-z_]\w*", before) and
+        if (before == b"*" or NAME.fullmatch(before) and
                 before not in NOT_A_TYPE) and not (
                     attribute and k >= 3 and toks[k - 3] in AGGREGATE):
             return True
@@ -194,12 +195,9 @@ def untrim(original, trimmed_data, result):
 def write_trimmed(src, dst):
     """Write the trimmed copy of file src (or src as it is) to dst, whole or not at all
     (a retried job writes it again)."""
-    with open(src, "rb") as f:
-        data = f.read()
-    tmp = dst + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(trimmed(data) or data)
-    os.replace(tmp, dst)
+    data = read_bytes(src)
+    write_bytes(dst + ".tmp", trimmed(data) or data)
+    os.replace(dst + ".tmp", dst)
 
 
 with open(__file__, "rb") as _f:
